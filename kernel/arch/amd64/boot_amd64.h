@@ -1,0 +1,14 @@
+// Fixed physical addresses used before the kernel has a memory allocator (see entry32_amd64.s).
+// Conventional memory 0x10000-0x17fff is free on the pc/q35 machines once the firmware is done;
+// QEMU's multiboot information structure lives at 0x9000.
+#define EARLY_PML4	0x10000
+#define EARLY_PDPT	0x11000
+#define EARLY_PD	0x12000
+#define EARLY_GDT	0x16000
+#define EARLY_GDTR	0x16100
+#define EARLY_MAGIC	0x16200
+#define EARLY_MBINFO	0x16208
+#define EARLY_STACK	0x17f00
+
+// Size of the boot stack (bootStack in boot.go).
+#define BOOT_STACK_SIZE 65536

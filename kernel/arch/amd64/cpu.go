@@ -1,0 +1,79 @@
+package amd64
+
+import "unsafe"
+
+// MaxCPU bounds the number of cores (Ms) the kernel brings up.
+const MaxCPU = 16
+
+// Sizes of the Go 1.26 runtime's g and m structures (generated go_asm.h of go1.26.8, see
+// ../shared/notes/runtime-contract.md §2.3). The kernel g/m below only need to be at least this big
+// and to have the few fields the runtime's assembly reads on the kernel's behalf.
+const (
+	runtimeGSize = 456
+	runtimeMSize = 1824
+)
+
+// kernelG mimics the head of runtime.g for code that runs in kernel context.
+//
+// Every Go function prologue compares SP with g.stackguard0, and the ABI0→Go wrappers that assembly
+// calls go through reload g from FS:-8. While the CPU is in the kernel, FS therefore points at the
+// per-CPU kernel TLS whose only slot holds this g, and the g's stack bounds are those of the
+// per-CPU kernel stack: a kernel stack overflow then reaches runtime.morestack, which sees g == m.g0
+// and aborts (INT3, reported as a kernel fault) instead of silently growing into other memory.
+type kernelG struct {
+	stackLo     uintptr // g.stack.lo
+	stackHi     uintptr // g.stack.hi
+	stackguard0 uintptr // g.stackguard0
+	stackguard1 uintptr // g.stackguard1
+	_           [2]uintptr
+	m           uintptr // g.m (offset 48)
+	_           [runtimeGSize - 56]byte
+}
+
+// kernelM mimics runtime.m: morestack reads m.g0 (offset 0).
+type kernelM struct {
+	g0 uintptr
+	_  [runtimeMSize - 8]byte
+}
+
+// stackGuardGap is runtime stackGuard (928 bytes for go1.26 on linux) plus slack for nosplit chains.
+const stackGuardGap = 928 + 256
+
+// CPU is one core's kernel state. GS base holds its address on that core from boot on: Go never
+// touches GS on linux/amd64 (runtime-contract §2.1), so the kernel needs no SWAPGS. Assembly reads the
+// fields through the offsets in go_asm.h (CPU_kstackTop, ...), so keep them uintptr-sized and plain.
+type CPU struct {
+	self      uintptr // address of this CPU, for GS-relative loads of the whole struct
+	kstackTop uintptr // top of the kernel stack: TSS.RSP0 and the SYSCALL stack
+	userSP    uintptr // SYSCALL entry scratch: the interrupted RSP
+	kernelFS  uintptr // FS base while in the kernel: &ktls[1]
+	userFS    uintptr // FS base of the thread about to be resumed
+	fpArea    uintptr // FXSAVE area (512 bytes, 16-aligned) of the thread about to be resumed/saved
+	inKernel  uintptr // nonzero while kernel Go code runs on this CPU
+	id        uintptr // index into cpus
+	ktls      [2]uintptr
+	kg        kernelG
+	km        kernelM
+}
+
+// cpus holds every core's state; cpus[0] is the bootstrap processor.
+var cpus [MaxCPU]CPU
+
+// bootStack is the BSP's kernel stack until kernel/mm provides guarded stacks.
+var bootStack [65536]byte
+
+// setKernelStack records the kernel stack [lo, hi) of c and the matching kernel-g bounds.
+//
+//go:nosplit
+func (c *CPU) setKernelStack(lo, hi uintptr) {
+	c.kstackTop = hi
+	c.kg.stackLo = lo
+	c.kg.stackHi = hi
+	c.kg.stackguard0 = lo + stackGuardGap
+	c.kg.stackguard1 = lo + stackGuardGap
+	c.kg.m = uintptr(unsafe.Pointer(&c.km))
+	c.km.g0 = uintptr(unsafe.Pointer(&c.kg))
+	c.self = uintptr(unsafe.Pointer(c))
+	c.ktls[0] = uintptr(unsafe.Pointer(&c.kg))
+	c.kernelFS = uintptr(unsafe.Pointer(&c.ktls[1]))
+}

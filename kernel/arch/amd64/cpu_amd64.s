@@ -1,0 +1,130 @@
+// Privileged instructions for Go code, one tiny function each.
+
+#include "textflag.h"
+#include "go_asm.h"
+
+#define MSR_FS_BASE	0xc0000100
+#define MSR_GS_BASE	0xc0000101
+
+// setKernelTLS0 points FS and GS at the bootstrap CPU before any Go code runs. The kernel g has
+// zero stack bounds here (stackguard0 = 0 lets every prologue pass) until kmain sets real ones.
+TEXT ·setKernelTLS0(SB),NOSPLIT|NOFRAME,$0
+	LEAQ	·cpus+CPU_kg(SB), AX
+	MOVQ	AX, ·cpus+CPU_ktls(SB)
+	LEAQ	·cpus+CPU_ktls+8(SB), AX
+	MOVQ	AX, DX
+	SHRQ	$32, DX
+	MOVL	$MSR_FS_BASE, CX
+	WRMSR
+	LEAQ	·cpus(SB), AX
+	MOVQ	AX, DX
+	SHRQ	$32, DX
+	MOVL	$MSR_GS_BASE, CX
+	WRMSR
+	RET
+
+// func rdmsr(msr uint32) uint64
+TEXT ·rdmsr(SB),NOSPLIT,$0-16
+	MOVL	msr+0(FP), CX
+	RDMSR
+	SHLQ	$32, DX
+	ORQ	DX, AX
+	MOVQ	AX, ret+8(FP)
+	RET
+
+// func wrmsr(msr uint32, val uint64)
+TEXT ·wrmsr(SB),NOSPLIT,$0-16
+	MOVL	msr+0(FP), CX
+	MOVQ	val+8(FP), AX
+	MOVQ	AX, DX
+	SHRQ	$32, DX
+	WRMSR
+	RET
+
+// func outb(port uint16, val uint8)
+TEXT ·outb(SB),NOSPLIT,$0-3
+	MOVW	port+0(FP), DX
+	MOVB	val+2(FP), AX
+	OUTB
+	RET
+
+// func inb(port uint16) uint8
+TEXT ·inb(SB),NOSPLIT,$0-9
+	MOVW	port+0(FP), DX
+	INB
+	MOVB	AX, ret+8(FP)
+	RET
+
+// func outl(port uint16, val uint32)
+TEXT ·outl(SB),NOSPLIT,$0-8
+	MOVW	port+0(FP), DX
+	MOVL	val+4(FP), AX
+	OUTL
+	RET
+
+// func rdtsc() uint64
+TEXT ·rdtsc(SB),NOSPLIT,$0-8
+	LFENCE
+	RDTSC
+	SHLQ	$32, DX
+	ORQ	DX, AX
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func halt()
+TEXT ·halt(SB),NOSPLIT,$0-0
+	HLT
+	RET
+
+// func readCR2() uintptr
+TEXT ·readCR2(SB),NOSPLIT,$0-8
+	MOVQ	CR2, AX
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func readCR3() uintptr
+TEXT ·readCR3(SB),NOSPLIT,$0-8
+	MOVQ	CR3, AX
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func writeCR3(v uintptr)
+TEXT ·writeCR3(SB),NOSPLIT,$0-8
+	MOVQ	v+0(FP), AX
+	MOVQ	AX, CR3
+	RET
+
+// func invlpg(va uintptr)
+TEXT ·invlpg(SB),NOSPLIT,$0-8
+	MOVQ	va+0(FP), AX
+	INVLPG	(AX)
+	RET
+
+// func lgdt(p uintptr)
+TEXT ·lgdt(SB),NOSPLIT,$0-8
+	MOVQ	p+0(FP), AX
+	LGDT	(AX)
+	RET
+
+// func lidt(p uintptr)
+TEXT ·lidt(SB),NOSPLIT,$0-8
+	MOVQ	p+0(FP), AX
+	LIDT	(AX)
+	RET
+
+// func ltr(sel uint16)
+TEXT ·ltr(SB),NOSPLIT,$0-2
+	MOVW	sel+0(FP), AX
+	LTR	AX
+	RET
+
+// func cpuid(leaf, sub uint32) (a, b, c, d uint32)
+TEXT ·cpuid(SB),NOSPLIT,$0-24
+	MOVL	leaf+0(FP), AX
+	MOVL	sub+4(FP), CX
+	CPUID
+	MOVL	AX, a+8(FP)
+	MOVL	BX, b+12(FP)
+	MOVL	CX, c+16(FP)
+	MOVL	DX, d+20(FP)
+	RET

@@ -1,0 +1,20 @@
+package amd64
+
+// Privileged instructions, defined in cpu_amd64.s. All are safe in any context.
+
+func setKernelTLS0()
+func rdmsr(msr uint32) uint64
+func wrmsr(msr uint32, val uint64)
+func outb(port uint16, val uint8)
+func inb(port uint16) uint8
+func outl(port uint16, val uint32)
+func rdtsc() uint64
+func halt()
+func readCR2() uintptr
+func readCR3() uintptr
+func writeCR3(v uintptr)
+func invlpg(va uintptr)
+func lgdt(p uintptr)
+func lidt(p uintptr)
+func ltr(sel uint16)
+func cpuid(leaf, sub uint32) (a, b, c, d uint32)

@@ -1,0 +1,40 @@
+//go:build amd64
+
+package mm
+
+// Hooks the kernel fills in at boot (before the Go runtime starts; they are
+// never reassigned afterwards, so reading them needs no synchronisation).
+// The instructions themselves live in kernel/arch/amd64; this package stays
+// plain Go so that it also runs in hosted tests.
+//
+// SMP: with more than one CPU, FlushTLB must become a shootdown (INVLPG here
+// plus an IPI to every other CPU running this address space, SDM Vol. 3A
+// §4.10.5 "Propagation of Paging-Structure Changes to Multiple Processors").
+// The mm lock is held while the hooks run.
+var (
+	// FlushTLB invalidates the TLB entry (and paging-structure caches) for
+	// one page, i.e. INVLPG va (SDM Vol. 3A §4.10.4.1). INVLPG also drops
+	// global entries, so it works for G=1 pages.
+	FlushTLB func(va uintptr)
+
+	// FlushAll invalidates all non-global TLB entries, i.e. a CR3 reload
+	// (SDM Vol. 3A §4.10.4.1). Used when a range operation touched many
+	// pages. User pages are never global, so this is sufficient for them.
+	FlushAll func()
+)
+
+// flushRangeLimit: above this many pages a range operation flushes
+// everything once instead of issuing one INVLPG per page.
+const flushRangeLimit = 32
+
+func flushPage(va uintptr) {
+	if FlushTLB != nil {
+		FlushTLB(va)
+	}
+}
+
+func flushAll() {
+	if FlushAll != nil {
+		FlushAll()
+	}
+}
