@@ -10,13 +10,13 @@ type Errno uintptr
 
 // Error numbers used by this package.
 const (
-	OK      Errno = 0
-	EPERM   Errno = 1  // sealed (pinned) mapping, or below MinAddr with MAP_FIXED
-	ENOMEM  Errno = 12 // out of frames, out of VMA slots, or range not mapped/out of bounds
-	EFAULT  Errno = 14 // bad user pointer
-	EEXIST  Errno = 17 // MAP_FIXED_NOREPLACE overlap, or page already mapped
-	ENODEV  Errno = 19 // file or shared mappings (no files in this kernel)
-	EINVAL  Errno = 22 // malformed arguments
+	OK     Errno = 0
+	EPERM  Errno = 1  // sealed (pinned) mapping, or below MinAddr with MAP_FIXED
+	ENOMEM Errno = 12 // out of frames, out of VMA slots, or range not mapped/out of bounds
+	EFAULT Errno = 14 // bad user pointer
+	EEXIST Errno = 17 // MAP_FIXED_NOREPLACE overlap, or page already mapped
+	ENODEV Errno = 19 // file or shared mappings (no files in this kernel)
+	EINVAL Errno = 22 // malformed arguments
 )
 
 // String returns the symbolic name. It returns constant strings only so it is

@@ -41,6 +41,7 @@ func Init(ram []Region) int {
 	lockMM()
 	defer unlockMM()
 	frames.head, frames.total, frames.free, frames.nram = 0, 0, 0, 0
+	tablesAllocated = 0
 	used := 0
 	for i := len(ram) - 1; i >= 0; i-- {
 		r := ram[i]

@@ -1,0 +1,158 @@
+//go:build amd64
+
+package mm
+
+// Page-fault resolution (demand paging) and user-pointer validation.
+
+// Fault codes returned by HandleFault. The first two are the si_code values
+// the kernel must put in the SIGSEGV siginfo (the Go runtime turns only
+// SEGV_MAPERR/SEGV_ACCERR at addresses < 4096 into a nil-pointer panic).
+const (
+	SEGV_MAPERR = 1 // no VMA at the address
+	SEGV_ACCERR = 2 // VMA exists but its protection forbids the access
+	// FaultOOM: the access was legal but no frame (or page-table frame)
+	// was available. The kernel reports this as out of memory; it is not
+	// a SIGSEGV.
+	FaultOOM = -int(ENOMEM)
+)
+
+// HandleFault resolves a page fault at va (CR2) for an access that was a
+// write (error code bit 1) and/or an instruction fetch (bit 4), from user
+// mode (bit 2) or from the kernel touching user memory (SDM Vol. 3A §4.7,
+// Figure 4-12). user is informational: addresses outside the user range
+// fail with SEGV_MAPERR either way and the kernel decides what a kernel-mode
+// failure means (usually a panic).
+//
+// Inside a VMA whose prot allows the access, a missing page gets a fresh
+// zeroed frame mapped with the VMA's rights; a present page is fixed up (a
+// W^X flip for PROT_WRITE|PROT_EXEC VMAs, or a stale TLB entry) and ok.
+// Otherwise: SEGV_MAPERR (no VMA) or SEGV_ACCERR (prot forbids it). Out of
+// frames: ok=false, code=FaultOOM.
+//
+// Trap-context safe: no allocation; mm lock taken.
+func HandleFault(va uintptr, write, exec, user bool) (ok bool, code int) {
+	lockMM()
+	ok, code = Space.fault(va, write, exec)
+	unlockMM()
+	return
+}
+
+// HandleFault is the method form for address spaces other than Space
+// (used by tests).
+func (as *AddressSpace) HandleFault(va uintptr, write, exec, user bool) (ok bool, code int) {
+	lockMM()
+	ok, code = as.fault(va, write, exec)
+	unlockMM()
+	return
+}
+
+// allowed reports whether prot permits the access. On x86 any non-NONE
+// mapping is readable (there is no write-only or execute-only page without
+// protection keys, SDM §4.6).
+func allowed(prot uint32, write, exec bool) bool {
+	switch {
+	case prot == PROT_NONE:
+		return false
+	case write && prot&PROT_WRITE == 0:
+		return false
+	case exec && prot&PROT_EXEC == 0:
+		return false
+	}
+	return true
+}
+
+// satisfies reports whether a present leaf already grants the access.
+func satisfies(v PTE, write, exec bool) bool {
+	if v&PTEUser == 0 {
+		return false
+	}
+	if write && v&PTEWrite == 0 {
+		return false
+	}
+	if exec && v&PTENoExec != 0 {
+		return false
+	}
+	return true
+}
+
+// fault is HandleFault with the mm lock held.
+func (as *AddressSpace) fault(va uintptr, write, exec bool) (bool, int) {
+	if va >= UserEnd {
+		return false, SEGV_MAPERR
+	}
+	i := as.lookup(va)
+	if i < 0 {
+		return false, SEGV_MAPERR
+	}
+	prot := as.vmas[i].Prot
+	if !allowed(prot, write, exec) {
+		return false, SEGV_ACCERR
+	}
+	page := alignDown(va, PageSize)
+	if e := as.PT.leaf(page); e != 0 {
+		v := PTE(load64(e))
+		if !satisfies(v, write, exec) {
+			// W^X flip (or rights lagging the VMA): reinstall
+			// with the rights this access needs.
+			store64(e, uint64(PTE(v.Addr())|v&PTEOwned|PTEPresent|leafFlags(prot, exec)))
+		}
+		flushPage(page)
+		as.spurious++
+		return true, 0
+	}
+	pa, ok := allocZeroFrame()
+	if !ok {
+		return false, FaultOOM
+	}
+	if err := as.PT.mapPage(page, pa, leafFlags(prot, exec)|PTEOwned); err != OK {
+		freeFrame(pa)
+		return false, FaultOOM
+	}
+	as.faults++
+	return true, 0
+}
+
+// UserRange validates a user buffer [va, va+n) for a syscall: every page
+// must lie in a VMA allowing the access (write, or read), and every page is
+// pre-faulted so that the kernel can then copy with plain loads and stores
+// without taking a fault. It returns false (→ EFAULT) otherwise, including
+// when memory runs out. n == 0 is always valid.
+//
+// SMP: the result only stays true while no other CPU can munmap the range;
+// the kernel must hold the mm lock (or stop other threads of the process)
+// across the copy.
+func UserRange(va, n uintptr, write bool) bool {
+	lockMM()
+	defer unlockMM()
+	return Space.userRange(va, n, write)
+}
+
+// UserRange is the method form of the package function.
+func (as *AddressSpace) UserRange(va, n uintptr, write bool) bool {
+	lockMM()
+	defer unlockMM()
+	return as.userRange(va, n, write)
+}
+
+func (as *AddressSpace) userRange(va, n uintptr, write bool) bool {
+	if n == 0 {
+		return true
+	}
+	end := va + n
+	if end < va || end > UserEnd {
+		return false
+	}
+	for page := alignDown(va, PageSize); page < end; page += PageSize {
+		i := as.lookup(page)
+		if i < 0 || !allowed(as.vmas[i].Prot, write, false) {
+			return false
+		}
+		if e := as.PT.leaf(page); e != 0 && satisfies(PTE(load64(e)), write, false) {
+			continue
+		}
+		if ok, _ := as.fault(page, write, false); !ok {
+			return false
+		}
+	}
+	return true
+}

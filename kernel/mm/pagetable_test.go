@@ -1,0 +1,140 @@
+//go:build amd64
+
+package mm
+
+import "testing"
+
+func TestMapLookupUnmap(t *testing.T) {
+	setPhysArena()
+	Init(testRAM)
+	pt, err := NewPageTable()
+	if err != OK {
+		t.Fatal(err)
+	}
+	const va = 0x4000_1234_5000
+	if e := pt.Map(va, 0x300000, PTEWrite|PTEUser|PTENoExec); e != OK {
+		t.Fatalf("Map: %v", e)
+	}
+	pa, fl, ok := pt.Lookup(va + 0x123)
+	if !ok || pa != 0x300123 || fl != PTEPresent|PTEWrite|PTEUser|PTENoExec {
+		t.Fatalf("Lookup = %#x %#x %v", pa, fl, ok)
+	}
+	if _, _, ok := pt.Lookup(va + PageSize); ok {
+		t.Fatal("neighbour page mapped")
+	}
+	if e := pt.Map(va, 0x301000, 0); e != EEXIST {
+		t.Fatalf("double Map = %v, want EEXIST", e)
+	}
+	for _, c := range []struct {
+		va, pa uintptr
+		fl     PTE
+	}{
+		{va + 1, 0x300000, 0},              // misaligned va
+		{va, 0x300001, 0},                  // misaligned pa
+		{0x8000_0000_0000, 0x300000, 0},    // non-canonical
+		{va + PageSize, 0x300000, PTEHuge}, // PS/PAT bit not allowed in a PTE
+		{va + PageSize, 1 << 52, PTEWrite}, // pa beyond MAXPHYADDR
+		{va + PageSize, 0x300000, 1 << 12}, // address bit passed as a flag
+	} {
+		if e := pt.Map(c.va, c.pa, c.fl); e != EINVAL {
+			t.Errorf("Map(%#x, %#x, %#x) = %v, want EINVAL", c.va, c.pa, c.fl, e)
+		}
+	}
+	// Protect keeps the frame and changes rights.
+	if e := pt.Protect(va, PTEUser); e != OK {
+		t.Fatal(e)
+	}
+	if _, fl, _ := pt.Lookup(va); fl != PTEPresent|PTEUser {
+		t.Fatalf("after Protect flags = %#x", fl)
+	}
+	f0 := flushes
+	FlushTLB = func(uintptr) { flushes++ }
+	pa, _, ok = pt.Unmap(va)
+	if !ok || pa != 0x300000 || flushes != f0+1 {
+		t.Fatalf("Unmap = %#x %v, flushes %d", pa, ok, flushes-f0)
+	}
+	if _, _, ok := pt.Lookup(va); ok {
+		t.Fatal("still mapped after Unmap")
+	}
+	if _, _, ok := pt.Unmap(va); ok {
+		t.Fatal("second Unmap succeeded")
+	}
+}
+
+func TestMap2M(t *testing.T) {
+	setPhysArena()
+	Init(testRAM)
+	pt, _ := NewPageTable()
+	const va = 0xffff_8000_4000_0000
+	if e := pt.Map2M(va, 0x400000, PTEWrite|PTENoExec|PTEGlobal); e != OK {
+		t.Fatal(e)
+	}
+	pa, fl, ok := pt.Lookup(va + 0x1f_f123)
+	if !ok || pa != 0x5f_f123 || fl&PTEHuge == 0 || fl&PTEGlobal == 0 {
+		t.Fatalf("Lookup = %#x %#x %v", pa, fl, ok)
+	}
+	if e := pt.Map(va+PageSize, 0x1000, 0); e != EEXIST {
+		t.Fatalf("4K map inside 2M page = %v, want EEXIST", e)
+	}
+	if e := pt.Map2M(va, 0x600000, 0); e != EEXIST {
+		t.Fatalf("second Map2M = %v", e)
+	}
+	if e := pt.Map2M(va+PageSize, 0x600000, 0); e != EINVAL {
+		t.Fatalf("misaligned Map2M = %v", e)
+	}
+	// A 2M mapping over an existing page table is refused.
+	if e := pt.Map(va+HugeSize, 0x1000, 0); e != OK {
+		t.Fatal(e)
+	}
+	if e := pt.Map2M(va+HugeSize, 0x600000, 0); e != EEXIST {
+		t.Fatalf("Map2M over page table = %v", e)
+	}
+	if pa, _, ok := pt.Unmap2M(va); !ok || pa != 0x400000 {
+		t.Fatalf("Unmap2M = %#x %v", pa, ok)
+	}
+	if _, _, ok := pt.Lookup(va); ok {
+		t.Fatal("mapped after Unmap2M")
+	}
+}
+
+func TestMapOutOfFramesForTables(t *testing.T) {
+	setPhysArena()
+	Init([]Region{{Base: 0x10000, Len: 2 * PageSize}})
+	pt, err := NewPageTable() // uses 1 frame
+	if err != OK {
+		t.Fatal(err)
+	}
+	// A PDPT fits, the PD does not.
+	if e := pt.Map(0x1000_0000, 0x300000, 0); e != ENOMEM {
+		t.Fatalf("Map with no frames for tables = %v, want ENOMEM", e)
+	}
+}
+
+func TestNextLeafSkipsAbsentSubtrees(t *testing.T) {
+	setPhysArena()
+	Init(testRAM)
+	pt, _ := NewPageTable()
+	pages := []uintptr{0x1000, 0x7000, 0x4000_0000_0000, 0x7fff_ffff_e000}
+	for _, va := range pages {
+		if e := pt.Map(va, 0x300000, PTEUser); e != OK {
+			t.Fatal(e)
+		}
+	}
+	var got []uintptr
+	for va := uintptr(0); ; {
+		p, _, ok := pt.nextLeaf(va, UserEnd)
+		if !ok {
+			break
+		}
+		got = append(got, p)
+		va = p + PageSize
+	}
+	if len(got) != len(pages) {
+		t.Fatalf("leaves %#x, want %#x", got, pages)
+	}
+	for i := range pages {
+		if got[i] != pages[i] {
+			t.Fatalf("leaves %#x, want %#x", got, pages)
+		}
+	}
+}

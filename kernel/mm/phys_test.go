@@ -1,0 +1,90 @@
+//go:build amd64
+
+package mm
+
+import "testing"
+
+func TestFrameAllocator(t *testing.T) {
+	setPhysArena()
+	ram := []Region{{Base: 0x1000 + 5, Len: 3*PageSize + 10}, {Base: 0x10000, Len: 2 * PageSize}}
+	Init(ram)
+	total, free := FrameCounts()
+	// First region: [0x1005, 0x400F) → whole frames 0x2000, 0x3000 only.
+	if total != 4 || free != 4 {
+		t.Fatalf("counts = %d/%d, want 4/4", total, free)
+	}
+	want := []uintptr{0x2000, 0x3000, 0x10000, 0x11000}
+	var got []uintptr
+	for {
+		pa, ok := AllocFrame()
+		if !ok {
+			break
+		}
+		got = append(got, pa)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("allocated %#x, want %#x", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("allocated %#x, want %#x", got, want)
+		}
+	}
+	if _, free := FrameCounts(); free != 0 {
+		t.Fatalf("free = %d after exhaustion", free)
+	}
+	// Dirty a frame, free it, get it back zeroed from AllocZeroFrame.
+	FrameBytes(0x3000)[100] = 0xAB
+	FreeFrame(0x3000)
+	pa, ok := AllocZeroFrame()
+	if !ok || pa != 0x3000 {
+		t.Fatalf("AllocZeroFrame = %#x %v", pa, ok)
+	}
+	for i, b := range FrameBytes(pa) {
+		if b != 0 {
+			t.Fatalf("byte %d = %#x, not zeroed", i, b)
+		}
+	}
+	r, n := RAM()
+	if n != 2 || r[1] != (Region{0x2000, 0x2000}) {
+		t.Fatalf("RAM = %v (n=%d)", r[:n], n)
+	}
+}
+
+func TestFrameZeroPageAndBadRegions(t *testing.T) {
+	setPhysArena()
+	// A region starting at 0 must not hand out frame 0 (it ends the list);
+	// empty and overflowing regions are ignored.
+	Init([]Region{{0, 2 * PageSize}, {0x5000, 0}, {^uintptr(0) - 10, 100}})
+	total, _ := FrameCounts()
+	if total != 1 {
+		t.Fatalf("total = %d, want 1", total)
+	}
+	if pa, _ := AllocFrame(); pa != PageSize {
+		t.Fatalf("got frame %#x", pa)
+	}
+}
+
+func TestFreeFrameInvalidPanics(t *testing.T) {
+	defer func() {
+		unlockMM() // the panic left the re-entrancy flag set
+		if recover() == nil {
+			t.Fatal("FreeFrame(misaligned) did not panic")
+		}
+	}()
+	FreeFrame(0x1234)
+}
+
+func TestAlignAndCanonical(t *testing.T) {
+	if _, ok := alignUp(^uintptr(0)-5, PageSize); ok {
+		t.Fatal("alignUp overflow not detected")
+	}
+	for _, c := range []struct {
+		va uintptr
+		ok bool
+	}{{0, true}, {0x7fff_ffff_ffff, true}, {0x8000_0000_0000, false}, {0xffff_7fff_ffff_ffff, false}, {0xffff_8000_0000_0000, true}} {
+		if canonical(c.va) != c.ok {
+			t.Errorf("canonical(%#x) = %v", c.va, !c.ok)
+		}
+	}
+}

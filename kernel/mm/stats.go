@@ -1,0 +1,31 @@
+//go:build amd64
+
+package mm
+
+// Stats is a snapshot of the memory manager's counters.
+type Stats struct {
+	FramesTotal uintptr // frames given to Init
+	FramesFree  uintptr // frames on the free list
+	FramesUsed  uintptr // FramesTotal - FramesFree (tables, stacks, user pages)
+	Tables      uintptr // paging-structure frames allocated (never freed)
+	VMAs        int     // VMAs in Space
+	Faults      uintptr // demand-zero pages installed in Space
+	Spurious    uintptr // faults resolved without a new page (TLB, W^X flip)
+	MadvDropped uintptr // pages discarded by MADV_DONTNEED/MADV_FREE
+	Unmapped    uintptr // pages dropped by munmap and MAP_FIXED replacement
+}
+
+// ReadStats returns the counters of the allocator and of as.
+func (as *AddressSpace) ReadStats() Stats {
+	return Stats{
+		FramesTotal: frames.total,
+		FramesFree:  frames.free,
+		FramesUsed:  frames.total - frames.free,
+		Tables:      tablesAllocated,
+		VMAs:        as.n,
+		Faults:      as.faults,
+		Spurious:    as.spurious,
+		MadvDropped: as.madvDropped,
+		Unmapped:    as.unmapped,
+	}
+}
