@@ -1,0 +1,168 @@
+// Policy gmp: Go's own scheduler (the default).
+// SPDX-License-Identifier: BSD-3-Clause
+
+package sched
+
+// gmp is the Go runtime's policy, as in runtime/proc.go.
+//
+// Idea: every P has a private lock-free ring (256 slots) plus a runnext slot;
+// a global queue (GRQ) under a spinlock catches overflow, yields and
+// preemptions; idle Ps steal half of a busy P's ring. New and readied Gs go
+// to runnext and inherit the time slice, so a producer/consumer pair
+// ping-pongs on one P with warm caches. Every 61st schedtick the GRQ is
+// checked first so that it cannot starve behind two Gs that keep readying
+// each other.
+//
+// Trade-off: the common path touches no shared cache line (great locality
+// and throughput), but fairness is only statistical: a G waits for its P or
+// for a thief, the order across Ps is not FIFO, and runnext favours
+// communicating Gs over CPU-bound ones until the 10 ms slice runs out.
+type gmp struct{}
+
+var gmpPolicy gmp
+
+func (*gmp) Name() string { return "gmp" }
+
+func (*gmp) Init(s *Sched) {}
+
+// Enqueue: New/Ready → runnext (the old runnext goes to the ring tail) and
+// wakep; Poll → ring tail, wakep; Yield → ring tail; Gosched/Preempt → GRQ
+// and wakep (runtime goschedImpl).
+func (*gmp) Enqueue(s *Sched, pid int, gp GID, why Why) int {
+	pp := &s.allp[pid]
+	switch why {
+	case WhyNew, WhyReady:
+		s.runqput(pp, gp, true)
+		return WakeAny
+	case WhyPoll:
+		s.runqput(pp, gp, false)
+		return WakeAny
+	case WhyYield:
+		s.runqput(pp, gp, false)
+		return WakeNone
+	default: // WhyGosched, WhyPreempt
+		s.globrunqput(gp)
+		return WakeAny
+	}
+}
+
+// PickNext is the first half of findRunnable: the 61st-schedtick GRQ check,
+// then runnext and the ring (runqget), then a batch from the GRQ
+// (globrunqgetbatch: min(len/nP+1, 128) Gs, the rest onto the ring).
+func (*gmp) PickNext(s *Sched, pid int) (GID, bool) {
+	pp := &s.allp[pid]
+	// Check the global runnable queue once in a while to ensure fairness.
+	// Otherwise two goroutines can completely occupy the local runqueue
+	// by constantly respawning each other.
+	if pp.schedtick%61 == 0 && s.grqSize.Load() > 0 {
+		if gp := s.globrunqget(); gp != 0 {
+			pp.stats.add(StatGRQTake, 1)
+			pp.stats.add(StatGRQTick, 1)
+			return gp, false
+		}
+	}
+	if gp, inheritTime := s.runqget(pp); gp != 0 {
+		if inheritTime {
+			pp.stats.add(StatRunnextHit, 1)
+		} else {
+			pp.stats.add(StatLRQHit, 1)
+		}
+		return gp, inheritTime
+	}
+	if gp := s.globrunqgetbatch(pp, runqSize/2); gp != 0 {
+		pp.stats.add(StatGRQTake, 1)
+		return gp, false
+	}
+	return 0, false
+}
+
+// Steal mirrors stealWork: 4 passes over the other Ps in a random order,
+// skipping idle ones; each raid takes half a victim's ring; runnext only on
+// the last pass (and only once it has aged runnextGrace).
+func (*gmp) Steal(s *Sched, pid int) GID {
+	pp := &s.allp[pid]
+	np := uint32(s.np)
+	if np == 1 {
+		return 0
+	}
+	now := s.plat.Now()
+	const stealTries = 4
+	for i := 0; i < stealTries; i++ {
+		stealRunNextG := i == stealTries-1
+		var ord randomOrder
+		ord.start(np, pp.cheaprand())
+		for ; !ord.done(); ord.next() {
+			p2 := &s.allp[ord.position()]
+			if p2 == pp {
+				continue
+			}
+			// Don't bother to attempt to steal if p2 is idle.
+			if s.pidle.Load()&(1<<uint(p2.id)) != 0 {
+				continue
+			}
+			if gp, n := s.runqsteal(pp, p2, stealRunNextG, now); gp != 0 {
+				pp.stats.add(StatSteal, 1)
+				pp.stats.add(StatStolenG, uint64(n))
+				s.traceEv(TraceSteal, pid, gp, now)
+				return gp
+			}
+		}
+	}
+	return 0
+}
+
+// Tick: preempt once the slice (inherited through runnext) is used up.
+// Mirrors sysmon retake: "preempt G if it's running on the same schedtick
+// for too long".
+func (*gmp) Tick(s *Sched, pid int, gp GID, now, sliceStart, ran int64) bool {
+	return now-sliceStart >= s.slice
+}
+
+// HasWork: the GRQ or any P's ring or runnext is non-empty (the re-check of
+// findRunnable's "Delicate dance").
+func (*gmp) HasWork(s *Sched, pid int) bool {
+	if s.grqSize.Load() > 0 {
+		return true
+	}
+	for i := int32(0); i < s.np; i++ {
+		if !s.runqempty(&s.allp[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// randomOrder enumerates 0..n-1 in a pseudo-random order: start at a random
+// position and step by a random increment coprime with n. Mirrors the
+// runtime's randomOrder/randomEnum, computing the coprime on the fly instead
+// of from a table built at start-up (no allocation, no init).
+type randomOrder struct {
+	count, pos, inc, i uint32
+}
+
+func (o *randomOrder) start(n, r uint32) {
+	o.count, o.i = n, 0
+	o.pos = r % n
+	inc := (r/n)%n + 1
+	for gcd(inc, n) != 1 {
+		inc++
+		if inc > n {
+			inc = 1
+		}
+	}
+	o.inc = inc
+}
+
+func (o *randomOrder) done() bool       { return o.i == o.count }
+func (o *randomOrder) position() uint32 { return o.pos }
+func (o *randomOrder) next() {
+	o.i++
+	o.pos = (o.pos + o.inc) % o.count
+}
+
+func gcd(a, b uint32) uint32 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
