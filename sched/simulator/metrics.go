@@ -43,6 +43,9 @@ type Result struct {
 	Jain float64
 
 	Gs int // Gs created, including the initial ones
+
+	// GStats is the per-G detail, in creation order (uid 1, 2, ...).
+	GStats []GStat
 }
 
 // Utilisation returns core c's busy fraction of the makespan.

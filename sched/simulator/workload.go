@@ -18,17 +18,18 @@ import (
 type OpKind uint8
 
 const (
-	OpRun    OpKind = iota // compute for D ns of CPU (may span preemptions)
-	OpSpawn                // create Child; it is readied on the spawner's P (runnext)
-	OpSignal               // V on semaphore Sem: ready one waiter or bank a signal
-	OpWait                 // P on semaphore Sem: consume a banked signal or park
-	OpSleep                // park; a timer on this core readies the G after D ns
-	OpNet                  // park on the network; its packet arrives after D ns and the poller readies it
-	OpYield                // runtime.Gosched: back to the global run queue
-	OpExit                 // the G is done
+	OpRun     OpKind = iota // compute for D ns of CPU (may span preemptions)
+	OpSpawn                 // create Child; it is readied on the spawner's P (runnext)
+	OpSignal                // V on semaphore Sem: ready one waiter or bank a signal
+	OpWait                  // P on semaphore Sem: consume a banked signal or park
+	OpSleep                 // park; a timer on this core readies the G after D ns
+	OpNet                   // park on the network; its packet arrives after D ns and the poller readies it
+	OpYield                 // runtime.Gosched: back to the global run queue
+	OpGoYield               // goyield: back to the tail of this P's local run queue
+	OpExit                  // the G is done
 )
 
-var opNames = [...]string{"run", "spawn", "signal", "wait", "sleep", "net", "yield", "exit"}
+var opNames = [...]string{"run", "spawn", "signal", "wait", "sleep", "net", "yield", "goyield", "exit"}
 
 func (k OpKind) String() string { return opNames[k] }
 
@@ -63,8 +64,8 @@ type Workload struct {
 	Setup func(cores int, r *rand.Rand) []Start // initial Gs
 }
 
-// Run, Spawn, ... build ops; they keep scripts readable.
-func Run(d Time) Op                          { return Op{Kind: OpRun, D: d} }
+// Compute, Spawn, ... build ops; they keep scripts readable.
+func Compute(d Time) Op                      { return Op{Kind: OpRun, D: d} }
 func Spawn(g *GSpec) Op                      { return Op{Kind: OpSpawn, Child: g} }
 func Signal(sem int) Op                      { return Op{Kind: OpSignal, Sem: sem} }
 func Wait(sem int) Op                        { return Op{Kind: OpWait, Sem: sem} }
@@ -105,7 +106,7 @@ func LookupWorkloads(name string) ([]Workload, error) {
 func SpawnStorm(n int) Workload {
 	child := &GSpec{Label: "child", Script: func(step int, r *rand.Rand) Op {
 		if step == 0 {
-			return Run(uniform(r, 500*Microsecond, 1500*Microsecond))
+			return Compute(uniform(r, 500*Microsecond, 1500*Microsecond))
 		}
 		return Exit()
 	}}
@@ -118,7 +119,7 @@ func SpawnStorm(n int) Workload {
 				case step >= 2*n:
 					return Exit()
 				case step%2 == 0:
-					return Run(2 * Microsecond)
+					return Compute(2 * Microsecond)
 				default:
 					return Spawn(child)
 				}
@@ -135,7 +136,7 @@ func ForkJoin(rounds, width int) Workload {
 	worker := &GSpec{Label: "worker", Script: func(step int, r *rand.Rand) Op {
 		switch step {
 		case 0:
-			return Run(uniform(r, 100*Microsecond, 2*Millisecond))
+			return Compute(uniform(r, 100*Microsecond, 2*Millisecond))
 		case 1:
 			return Signal(join)
 		}
@@ -146,7 +147,6 @@ func ForkJoin(rounds, width int) Workload {
 	return Workload{
 		Name: "fork-join",
 		Doc:  fmt.Sprintf("%d rounds of spawning %d workers (0.1-2ms) and joining them", rounds, width),
-		Sems: 1,
 		Setup: func(cores int, r *rand.Rand) []Start {
 			return []Start{{Core: 0, G: GSpec{Label: "root", Script: func(step int, r *rand.Rand) Op {
 				if step >= rounds*per {
@@ -158,7 +158,7 @@ func ForkJoin(rounds, width int) Workload {
 				case i < 2*width:
 					return Wait(join)
 				default:
-					return Run(50 * Microsecond)
+					return Compute(50 * Microsecond)
 				}
 			}}}}
 		},
@@ -181,7 +181,7 @@ func MixedIO(n, loops int) Workload {
 					case step >= 2*loops:
 						return Exit()
 					case step%2 == 0:
-						return Run(expo(r, 200*Microsecond))
+						return Compute(expo(r, 200*Microsecond))
 					default:
 						return Net(expo(r, Millisecond))
 					}
@@ -205,7 +205,7 @@ func HogLatency(n, loops int) Workload {
 			for c := 0; c < cores; c++ {
 				s = append(s, Start{Core: c, G: GSpec{Label: "hog", Script: func(step int, r *rand.Rand) Op {
 					if step == 0 {
-						return Run(150 * Millisecond)
+						return Compute(150 * Millisecond)
 					}
 					return Exit()
 				}}})
@@ -218,7 +218,7 @@ func HogLatency(n, loops int) Workload {
 					case step%2 == 0:
 						return Sleep(uniform(r, 2*Millisecond, 5*Millisecond))
 					default:
-						return Run(50 * Microsecond)
+						return Compute(50 * Microsecond)
 					}
 				}}})
 			}
@@ -234,7 +234,6 @@ func PingPong(rounds int) Workload {
 	return Workload{
 		Name: "ping-pong",
 		Doc:  fmt.Sprintf("one producer/consumer pair per core, %d hand-offs of 20us each", rounds),
-		Sems: 0, // set per run by Setup through the pair index; see semsFor
 		Setup: func(cores int, r *rand.Rand) []Start {
 			var s []Start
 			for c := 0; c < cores; c++ {
@@ -258,9 +257,9 @@ func PingPongScript(ping, pong, rounds int, producer bool) Script {
 		}
 		i := step % 3
 		if producer {
-			return [3]Op{Run(20 * Microsecond), Signal(ping), Wait(pong)}[i]
+			return [3]Op{Compute(20 * Microsecond), Signal(ping), Wait(pong)}[i]
 		}
-		return [3]Op{Wait(ping), Run(20 * Microsecond), Signal(pong)}[i]
+		return [3]Op{Wait(ping), Compute(20 * Microsecond), Signal(pong)}[i]
 	}
 }
 
