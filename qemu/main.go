@@ -1,0 +1,189 @@
+// Command qemu builds an unmodified Go program with the gmpos kernel and boots it.
+// SPDX-License-Identifier: BSD-3-Clause
+
+// Command qemu builds an unmodified Go main package with the gmpos kernel
+// linked in, boots it under QEMU and exits with the guest's exit code.
+//
+//	go run ./qemu run [flags] PKG [-- ARGS...]
+//	go run ./qemu build [-o IMAGE] [-v] PKG
+//
+// PKG is a directory, one or more .go files of one directory, or an import
+// path gmpos/...: a package of this module (./examples/demo), files outside
+// any module ($(go env GOROOT)/test/chan/sieve1.go), or a main package of
+// another module (its go.mod is honoured; gmpos is added with a temporary
+// go.work). The program is not modified: the kernel import is injected with
+// go build -overlay. See package gmpos/qemu/runner and README.md.
+//
+// Exit status: the guest's exit status (0..255); 101 kernel panic; 124
+// timeout; 125 the runner or QEMU failed, or the guest stopped without an
+// exit record.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gmpos/qemu/runner"
+)
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+
+func usage() {
+	fmt.Fprint(os.Stderr, `usage:
+  go run ./qemu run [flags] PKG [-- ARGS...]   build PKG with the kernel and boot it
+  go run ./qemu build [-o IMAGE] [-v] PKG      only build the bootable image
+
+Run "go run ./qemu run -h" for the flags.
+Exit status of run: guest status; 101 kernel panic; 124 timeout; 125 runner/QEMU failure.
+`)
+}
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+		os.Exit(runner.ExitRunnerError)
+	}
+	switch os.Args[1] {
+	case "run":
+		os.Exit(run(os.Args[2:]))
+	case "build":
+		os.Exit(build(os.Args[2:]))
+	case "-h", "-help", "--help", "help":
+		usage()
+		os.Exit(0)
+	default:
+		fmt.Fprintf(os.Stderr, "gmpos: unknown command %q\n", os.Args[1])
+		usage()
+		os.Exit(runner.ExitRunnerError)
+	}
+}
+
+// splitArgs separates PKG arguments from the guest's ARGS at "--".
+func splitArgs(rest []string) (pkg, args []string) {
+	for i, a := range rest {
+		if a == "--" {
+			return rest[:i], rest[i+1:]
+		}
+	}
+	return rest, nil
+}
+
+func run(argv []string) int {
+	cfg := runner.DefaultConfig()
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.IntVar(&cfg.SMP, "smp", 1, "number of virtual CPUs")
+	fs.StringVar(&cfg.Mem, "m", "1G", "guest RAM (QEMU -m syntax: 512M, 1G)")
+	timeout := fs.Duration("timeout", 0, "kill QEMU after this long and exit 124 (0: no limit; default 5m, or none with -gdb)")
+	fs.StringVar(&cfg.Accel, "accel", "tcg", "accelerator: tcg or kvm (kvm adds -cpu host,-arch-capabilities)")
+	fs.StringVar(&cfg.Machine.Machine, "machine", "q35", "machine type: q35 or pc")
+	fs.BoolVar(&cfg.Verbose, "v", false, "print the build and QEMU commands and boot timings")
+	var kopts multiFlag
+	fs.Var(&kopts, "kopt", "kernel option KEY=VALUE (repeatable), e.g. sched=gmp, env=NAME=VALUE, klog=1")
+	fs.BoolVar(&cfg.GDB, "gdb", false, "start QEMU with -s -S and wait for gdb on :1234")
+	fs.StringVar(&cfg.KeepDir, "keep", "", "keep the ELF and boot image in this directory")
+	fs.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: go run ./qemu run [flags] PKG [-- ARGS...]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(argv); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return runner.ExitRunnerError
+	}
+	timeoutSet := false
+	fs.Visit(func(f *flag.Flag) { timeoutSet = timeoutSet || f.Name == "timeout" })
+	cfg.Timeout = *timeout
+	if !timeoutSet && !cfg.GDB {
+		cfg.Timeout = 5 * time.Minute
+	}
+	cfg.KOpts = kopts
+	pkg, args := splitArgs(fs.Args())
+	if len(pkg) == 0 {
+		fmt.Fprintln(os.Stderr, "gmpos: run: no package given")
+		fs.Usage()
+		return runner.ExitRunnerError
+	}
+	cfg.Args = args
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := runner.Run(ctx, pkg, cfg)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gmpos: %v\n", err)
+		return runner.ExitRunnerError
+	}
+	if res.Why != "" {
+		fmt.Fprintf(os.Stderr, "gmpos: %s\n", res.Why)
+	}
+	if cfg.Verbose {
+		ms := func(a, b time.Time) string {
+			if a.IsZero() || b.IsZero() {
+				return "n/a"
+			}
+			return fmt.Sprintf("%.1f ms", float64(b.Sub(a).Microseconds())/1000)
+		}
+		fmt.Fprintf(os.Stderr, "gmpos: build %.1fs; QEMU start → kernel entry %s, → first output %s; kernel entry → first output %s; exit status %d\n",
+			res.BuildTime.Seconds(), ms(res.QEMUStart, res.Entry), ms(res.QEMUStart, res.FirstOutput), ms(res.Entry, res.FirstOutput), res.ExitCode)
+	}
+	return res.ExitCode
+}
+
+func build(argv []string) int {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	out := fs.String("o", "", "output image (default build/NAME.img)")
+	verbose := fs.Bool("v", false, "print the build command")
+	if err := fs.Parse(argv); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return runner.ExitRunnerError
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: go run ./qemu build [-o IMAGE] [-v] PKG")
+		return runner.ExitRunnerError
+	}
+	img, err := buildImage(fs.Args(), *out, *verbose)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gmpos: %v\n", err)
+		return runner.ExitRunnerError
+	}
+	fmt.Println(img)
+	return 0
+}
+
+func buildImage(pkg []string, out string, verbose bool) (string, error) {
+	root, err := runner.FindGmposRoot()
+	if err != nil {
+		return "", err
+	}
+	t, err := runner.Resolve(pkg, root)
+	if err != nil {
+		return "", err
+	}
+	if out == "" {
+		out = filepath.Join("build", t.Name+".img")
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return "", err
+	}
+	work, err := os.MkdirTemp("", "gmpos-build")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(work)
+	spec := runner.BuildSpec{GmposRoot: root, WorkDir: work}
+	if verbose {
+		spec.Verbose = func(s string) { fmt.Fprintln(os.Stderr, "gmpos:", s) }
+	}
+	return out, runner.Build(t, spec, out)
+}

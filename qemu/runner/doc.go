@@ -1,0 +1,42 @@
+// Package runner builds an unmodified Go main package with the gmpos kernel
+// linked in, boots it under QEMU and maps the guest's exit to a status. It
+// is the library behind `go run ./qemu` and the QEMU tests in tests/.
+//
+// # Concepts
+//
+//   - Target: what PKG names — a package of the gmpos module, plain .go
+//     files outside any module (e.g. $(go env GOROOT)/test/chan/sieve1.go),
+//     or a main package of another module. See Resolve.
+//   - Overlay: the kernel is linked in by a generated file
+//     (OverlayFile, `import _ "gmpos/kernel"`) that `go build -overlay`
+//     adds to the package directory; nothing on disk changes. Another
+//     module gets gmpos through a temporary go.work listing both modules
+//     (its own go.mod, requirements and replaces stay in force); plain
+//     files are built as command-line-arguments from the gmpos module.
+//   - Image: the ELF linked with the contract's flags, made bootable by
+//     package gmpos/boot.
+//   - Serial ports: COM1 = guest stdout, COM2 = guest stderr, COM3 =
+//     kernel control records (docs/contract.md). Each port is a Unix
+//     socket on which the runner listens before QEMU starts; QEMU
+//     (`-serial unix:PATH`) connects as a client during start-up, before
+//     the guest executes, so no byte is lost. A slow reader back-pressures
+//     the guest's UART instead of dropping output; QEMU closes the sockets
+//     when it exits and the runner drains them before mapping the exit
+//     status. Sockets instead of `-serial stdio` keep QEMU's own messages
+//     apart from guest output and give three separate streams.
+//   - Start marker: the kernel prints StartMarker on COM1 at entry;
+//     MarkerWriter drops SeaBIOS's output before it.
+//   - Exit code: see ExitCode and docs/contract.md "Runner exit codes".
+//
+// # Contexts
+//
+// Host-only. Run is safe to call from several goroutines (each call has
+// its own work directory and sockets).
+//
+// # References
+//
+//   - docs/contract.md: link flags, serial ports, control records,
+//     command line, exit codes.
+//   - QEMU 7.2 documentation, "Character device options" (-serial unix:).
+//   - cmd/go: `go help build` (-overlay), `go help work`.
+package runner

@@ -1,0 +1,137 @@
+// The QEMU command line and the three serial ports.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package runner
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+)
+
+// QEMUBinary is the emulator the runner starts.
+const QEMUBinary = "qemu-system-x86_64"
+
+// InstallHint is printed when QEMU is missing.
+const InstallHint = "sudo apt-get update && sudo apt-get install -y qemu-system-x86"
+
+// Machine describes the virtual machine.
+type Machine struct {
+	Machine string // q35 or pc
+	Accel   string // tcg or kvm
+	Mem     string // -m argument, e.g. 1G
+	SMP     int
+	GDB     bool // -s -S: wait for gdb on tcp::1234
+}
+
+// Validate checks the machine description.
+func (m Machine) Validate() error {
+	switch m.Machine {
+	case "q35", "pc":
+	default:
+		return fmt.Errorf("-machine %q: want q35 or pc", m.Machine)
+	}
+	switch m.Accel {
+	case "tcg", "kvm":
+	default:
+		return fmt.Errorf("-accel %q: want tcg or kvm", m.Accel)
+	}
+	if m.SMP < 1 || m.SMP > 255 {
+		return fmt.Errorf("-smp %d: want 1..255", m.SMP)
+	}
+	if _, err := ParseMem(m.Mem); err != nil {
+		return err
+	}
+	return nil
+}
+
+// ParseMem checks a -m SIZE argument (a number with an optional K, M, G
+// suffix; plain numbers are MiB as in QEMU) and returns it in bytes.
+func ParseMem(s string) (int64, error) {
+	if s == "" {
+		return 0, fmt.Errorf("-m: empty size")
+	}
+	mult := int64(1 << 20)
+	num := s
+	switch s[len(s)-1] {
+	case 'K', 'k':
+		mult, num = 1<<10, s[:len(s)-1]
+	case 'M', 'm':
+		mult, num = 1<<20, s[:len(s)-1]
+	case 'G', 'g':
+		mult, num = 1<<30, s[:len(s)-1]
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("-m %q: want a size such as 512M or 1G", s)
+	}
+	b := n * mult
+	if b < 64<<20 {
+		return 0, fmt.Errorf("-m %q: at least 64M is needed (the Go runtime reserves tens of MiB at start)", s)
+	}
+	return b, nil
+}
+
+// QEMUArgs returns the arguments for booting img with cmdline, with COM1..3
+// connected to the Unix sockets socks[0..2] (docs/contract.md).
+func QEMUArgs(m Machine, img, cmdline string, socks [3]string) []string {
+	args := []string{"-M", m.Machine}
+	if m.Accel == "kvm" {
+		// Plain -cpu host aborts on nested KVM ("failed to set MSR 0x10a").
+		args = append(args, "-accel", "kvm", "-cpu", "host,-arch-capabilities")
+	} else {
+		args = append(args, "-accel", "tcg", "-cpu", "max")
+	}
+	args = append(args,
+		"-m", m.Mem, "-smp", strconv.Itoa(m.SMP),
+		"-kernel", img, "-append", cmdline,
+		"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+		"-display", "none", "-monitor", "none", "-no-reboot",
+	)
+	for _, s := range socks {
+		// QEMU connects to our listener as a client at start-up, before
+		// the guest runs, so no byte written by the guest can be lost.
+		args = append(args, "-serial", "unix:"+s)
+	}
+	if m.GDB {
+		args = append(args, "-s", "-S")
+	}
+	return args
+}
+
+// CheckQEMU returns the path of the emulator or an error that says how to
+// install it.
+func CheckQEMU() (string, error) {
+	p, err := exec.LookPath(QEMUBinary)
+	if err != nil {
+		return "", fmt.Errorf("%s not found in PATH; install it with:\n\t%s", QEMUBinary, InstallHint)
+	}
+	return p, nil
+}
+
+// serialListeners creates the three Unix sockets COM1..COM3 in a fresh
+// directory with a short path (sun_path holds at most 107 bytes).
+func serialListeners() (dir string, socks [3]string, ls [3]net.Listener, err error) {
+	base := os.TempDir()
+	if len(base) > 60 {
+		base = "/tmp"
+	}
+	dir, err = os.MkdirTemp(base, "gmpos-com")
+	if err != nil {
+		return "", socks, ls, err
+	}
+	for i := range socks {
+		socks[i] = filepath.Join(dir, fmt.Sprintf("com%d", i+1))
+		if ls[i], err = net.Listen("unix", socks[i]); err != nil {
+			for _, l := range ls[:i] {
+				l.Close()
+			}
+			os.RemoveAll(dir)
+			return "", socks, ls, err
+		}
+	}
+	return dir, socks, ls, nil
+}

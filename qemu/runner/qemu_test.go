@@ -1,0 +1,145 @@
+// End-to-end tests of the runner: real builds, real QEMU, the fake kernel.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package runner
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeRun runs pkg linked with gmpos/qemu/fakekernel entered at entry.
+func fakeRun(t *testing.T, entry string, pkg []string, mutate func(*Config)) (*Result, string, string, string) {
+	t.Helper()
+	if _, err := exec.LookPath(QEMUBinary); err != nil {
+		t.Skipf("%s not installed; `make test` installs it (%s)", QEMUBinary, InstallHint)
+	}
+	var stdout, stderr, log bytes.Buffer
+	cfg := DefaultConfig()
+	cfg.Stdout, cfg.Stderr, cfg.Log = &stdout, &stderr, &log
+	cfg.Timeout = time.Minute
+	cfg.Build.KernelImport = "gmpos/qemu/fakekernel"
+	cfg.Build.EntrySymbol = "gmpos/qemu/fakekernel." + entry
+	if mutate != nil {
+		mutate(&cfg)
+	}
+	res, err := Run(context.Background(), pkg, cfg)
+	if err != nil {
+		t.Fatalf("Run: %v\nlog: %s", err, log.String())
+	}
+	return res, stdout.String(), stderr.String(), log.String()
+}
+
+// TestFakeKernelKinds builds each kind of target, checks that the command
+// line reaches the guest intact, output is split per port with the firmware
+// banner stripped, and the full exit status (200, beyond isa-debug-exit's
+// 7 bits) comes back from the exit record.
+func TestFakeKernelKinds(t *testing.T) {
+	plain := t.TempDir()
+	writeFiles(t, plain, map[string]string{"prog.go": "package main\n\nfunc main() {}\n"})
+	mod := t.TempDir()
+	writeFiles(t, mod, map[string]string{
+		"go.mod":      "module example.com/student\n\ngo 1.26\n",
+		"greet/g.go":  "package greet\n\nfunc Hello() string { return \"hi\" }\n",
+		"app/main.go": "package main\n\nimport \"example.com/student/greet\"\n\nfunc main() { println(greet.Hello()) }\n",
+	})
+	for _, tc := range []struct {
+		name string
+		pkg  []string
+		prog string
+	}{
+		{"gmpos package", []string{"testdata/hello"}, "hello"},
+		{"plain file", []string{filepath.Join(plain, "prog.go")}, "prog"},
+		{"plain dir", []string{plain}, filepath.Base(plain)},
+		{"other module", []string{filepath.Join(mod, "app")}, "app"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, stdout, stderr, log := fakeRun(t, "Entry32", tc.pkg, func(c *Config) {
+				c.KOpts = []string{"sched=gmp"}
+				c.Args = []string{"a b", "100%"}
+			})
+			if res.ExitCode != 200 {
+				t.Fatalf("exit code %d (%s), want 200; log %s", res.ExitCode, res.Why, log)
+			}
+			// The fake kernel echoes the Multiboot command line: QEMU's
+			// image path, then exactly what Cmdline produced.
+			line := strings.TrimSuffix(stdout, "\n")
+			opts, args, err := ParseCmdline(line)
+			if err != nil {
+				t.Fatalf("guest saw %q: %v", line, err)
+			}
+			if strings.Join(opts, "|") != "argv0="+tc.prog+"|sched=gmp" || strings.Join(args, "|") != "a b|100%" {
+				t.Errorf("guest saw opts %q args %q (line %q)", opts, args, line)
+			}
+			if strings.Contains(stdout, "gmpos-start") || strings.Contains(stdout, "SeaBIOS") {
+				t.Errorf("stdout not stripped: %q", stdout)
+			}
+			if stderr != "fake stderr\n" {
+				t.Errorf("stderr = %q", stderr)
+			}
+			if !strings.Contains(log, "kernel: fake kernel log") {
+				t.Errorf("kernel log record not shown: %q", log)
+			}
+			if !res.Started || res.Entry.IsZero() || res.FirstOutput.IsZero() || res.FirstOutput.Before(res.QEMUStart) {
+				t.Errorf("timings: %+v", res)
+			}
+		})
+	}
+}
+
+func TestFakeKernelTimeout(t *testing.T) {
+	start := time.Now()
+	res, stdout, _, _ := fakeRun(t, "Hang32", []string{"testdata/hello"}, func(c *Config) { c.Timeout = 3 * time.Second })
+	if res.ExitCode != ExitTimeout || !strings.Contains(res.Why, "timeout") {
+		t.Fatalf("exit %d (%s), want %d", res.ExitCode, res.Why, ExitTimeout)
+	}
+	if stdout != "hanging\n" {
+		t.Errorf("stdout %q", stdout)
+	}
+	if d := time.Since(start) - res.BuildTime; d > 20*time.Second {
+		t.Errorf("timeout took %v", d)
+	}
+}
+
+func TestFakeKernelPanic(t *testing.T) {
+	res, _, stderr, log := fakeRun(t, "Panic32", []string{"testdata/hello"}, nil)
+	if res.ExitCode != ExitKernelPanic || stderr != "fake fault report\n" || !strings.Contains(log, "kernel panic: fake fault") {
+		t.Fatalf("exit %d (%s), stderr %q, log %q", res.ExitCode, res.Why, stderr, log)
+	}
+}
+
+func TestFakeKernelReset(t *testing.T) {
+	res, stdout, _, _ := fakeRun(t, "Reset32", []string{"testdata/hello"}, func(c *Config) { c.Machine.Machine = "pc" })
+	if res.ExitCode != ExitRunnerError || !strings.Contains(res.Why, "without an exit record") || stdout != "" {
+		t.Fatalf("exit %d (%s) stdout %q", res.ExitCode, res.Why, stdout)
+	}
+}
+
+func TestRunBadInput(t *testing.T) {
+	if _, err := exec.LookPath(QEMUBinary); err != nil {
+		t.Skip("no QEMU")
+	}
+	for _, mutate := range []func(*Config){
+		func(c *Config) { c.SMP = 0 },
+		func(c *Config) { c.Accel = "hvf" },
+		func(c *Config) { c.KOpts = []string{"novalue"} },
+		func(c *Config) { c.Timeout = -time.Second },
+	} {
+		cfg := DefaultConfig()
+		mutate(&cfg)
+		if _, err := Run(context.Background(), []string{"testdata/hello"}, cfg); err == nil {
+			t.Errorf("bad config accepted")
+		}
+	}
+	cfg := DefaultConfig()
+	cfg.Build.KernelImport = "gmpos/no/such/kernel"
+	_, err := Run(context.Background(), []string{"testdata/hello"}, cfg)
+	if err == nil || !strings.Contains(err.Error(), "go build failed") {
+		t.Errorf("build failure not reported: %v", err)
+	}
+}

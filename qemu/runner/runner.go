@@ -1,0 +1,360 @@
+// Run: build, boot, stream, map the exit status.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package runner
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Config is everything `go run ./qemu run` can set.
+type Config struct {
+	Machine
+	Timeout time.Duration // 0: wait forever
+	Verbose bool          // print the build and QEMU commands to Log
+	KOpts   []string      // kernel options KEY=VALUE
+	Args    []string      // argv[1:]
+	KeepDir string        // if set, keep the ELF and image here
+
+	Stdout io.Writer // guest fd 1 (COM1 after the start marker)
+	Stderr io.Writer // guest fd 2 (COM2)
+	Log    io.Writer // runner messages and kernel "log" records
+
+	Build BuildSpec // kernel import/entry overrides; GmposRoot (found if empty)
+}
+
+// DefaultConfig returns the documented defaults: q35, TCG, 1G, one CPU,
+// output to the process's stdout/stderr.
+func DefaultConfig() Config {
+	return Config{
+		Machine: Machine{Machine: "q35", Accel: "tcg", Mem: "1G", SMP: 1},
+		Stdout:  os.Stdout, Stderr: os.Stderr, Log: os.Stderr,
+	}
+}
+
+// Result describes a finished run.
+type Result struct {
+	ExitCode int      // the runner's exit code (see ExitCode)
+	Why      string   // explanation when it is not a plain "exit n"
+	Records  []Record // control records in arrival order
+	Started  bool     // the start marker arrived on COM1
+	Firmware []byte   // COM1 bytes before the marker (or all, if none)
+	QEMU     []byte   // QEMU's own stdout+stderr
+
+	Target *Target
+	Image  string // kept image path ("" unless KeepDir)
+
+	BuildTime   time.Duration
+	QEMUStart   time.Time // process started
+	Entry       time.Time // "entry" record (zero if none)
+	FirstOutput time.Time // first guest byte on COM1 after the marker (zero if none)
+	End         time.Time // QEMU exited
+}
+
+// Run builds pkg (see Resolve) with the kernel linked in and boots it.
+// An error means the runner itself failed (exit code 125); otherwise the
+// Result carries the guest's exit code.
+func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
+	if err := cfg.Machine.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Timeout < 0 {
+		return nil, fmt.Errorf("-timeout %v: must not be negative", cfg.Timeout)
+	}
+	qemu, err := CheckQEMU()
+	if err != nil {
+		return nil, err
+	}
+	logf := func(format string, a ...any) {
+		if cfg.Log != nil {
+			fmt.Fprintf(cfg.Log, "gmpos: "+format+"\n", a...)
+		}
+	}
+	if cfg.Build.GmposRoot == "" {
+		if cfg.Build.GmposRoot, err = FindGmposRoot(); err != nil {
+			return nil, err
+		}
+	}
+	t, err := Resolve(pkg, cfg.Build.GmposRoot)
+	if err != nil {
+		return nil, err
+	}
+	cmdline, err := Cmdline(t.Name, cfg.KOpts, cfg.Args)
+	if err != nil {
+		return nil, err
+	}
+
+	// QEMU prepends the image path to the Multiboot command line, and the
+	// kernel skips that first space-separated token: the path must not
+	// contain spaces, so the work directory gets a plain name.
+	base := os.TempDir()
+	if len(base) > 60 || Escape(base) != base {
+		base = "/tmp"
+	}
+	work, err := os.MkdirTemp(base, "gmpos-run")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	img := filepath.Join(work, Escape(t.Name)+".img")
+
+	spec := cfg.Build
+	spec.WorkDir = work
+	if cfg.Verbose {
+		spec.Verbose = func(s string) { logf("%s", s) }
+	}
+	res := &Result{Target: t}
+	t0 := time.Now()
+	if err := Build(t, spec, img); err != nil {
+		return nil, err
+	}
+	res.BuildTime = time.Since(t0)
+	if cfg.KeepDir != "" {
+		if res.Image, err = keep(cfg.KeepDir, img, filepath.Join(work, t.Name+".elf")); err != nil {
+			return nil, err
+		}
+		logf("image kept at %s", res.Image)
+	}
+
+	sockDir, socks, ls, err := serialListeners()
+	if err != nil {
+		return nil, fmt.Errorf("creating serial sockets: %v", err)
+	}
+	defer os.RemoveAll(sockDir)
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
+	}()
+
+	args := QEMUArgs(cfg.Machine, img, cmdline, socks)
+	cmd := exec.Command(qemu, args...)
+	var qout lockedBuffer
+	cmd.Stdout, cmd.Stderr = &qout, &qout
+	if cfg.Verbose {
+		logf("qemu: %s %s", qemu, shellJoin(args))
+	}
+	if cfg.GDB {
+		logf("QEMU is waiting for gdb: gdb -ex 'target remote :1234' (image %s)", img)
+	}
+
+	// Stream the three ports.
+	var mu sync.Mutex // guards res.Records, res.Entry, res.FirstOutput
+	com1 := &MarkerWriter{W: orDiscard(cfg.Stdout), OnOutput: func() {
+		mu.Lock()
+		res.FirstOutput = time.Now()
+		mu.Unlock()
+	}}
+	sinks := [3]func(net.Conn){
+		func(c net.Conn) { io.Copy(com1, c) },
+		func(c net.Conn) { io.Copy(orDiscard(cfg.Stderr), c) },
+		func(c net.Conn) {
+			br := bufio.NewReader(c)
+			for {
+				line, err := br.ReadString('\n')
+				if line = strings.TrimRight(line, "\r\n"); line != "" {
+					r, perr := ParseRecord(line)
+					r.At = time.Now()
+					switch {
+					case perr != nil:
+						logf("bad control record: %v", perr)
+					case r.Kind == "log":
+						logf("kernel: %s", r.Text)
+					case r.Kind == "panic":
+						logf("kernel panic: %s", r.Text)
+					}
+					mu.Lock()
+					if r.Kind == "entry" && res.Entry.IsZero() {
+						res.Entry = r.At
+					}
+					if perr == nil {
+						res.Records = append(res.Records, r)
+					}
+					mu.Unlock()
+				}
+				if err != nil {
+					return
+				}
+			}
+		},
+	}
+	var wg sync.WaitGroup
+	var conns [3]net.Conn
+	var connMu sync.Mutex
+	for i := range ls {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			c, err := ls[i].Accept()
+			if err != nil {
+				return // QEMU never connected (it failed); listener closed
+			}
+			connMu.Lock()
+			conns[i] = c
+			connMu.Unlock()
+			sinks[i](c)
+		}(i)
+	}
+
+	res.QEMUStart = time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting QEMU: %v", err)
+	}
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- cmd.Wait() }()
+	var timeout <-chan time.Time
+	if cfg.Timeout > 0 {
+		tm := time.NewTimer(cfg.Timeout)
+		defer tm.Stop()
+		timeout = tm.C
+	}
+	var out Outcome
+	select {
+	case err = <-waitErr:
+	case <-timeout:
+		out.TimedOut = true
+		cmd.Process.Kill()
+		err = <-waitErr
+	case <-ctx.Done():
+		cmd.Process.Kill()
+		<-waitErr
+		return nil, ctx.Err()
+	}
+	res.End = time.Now()
+	out.Status = cmd.ProcessState.ExitCode()
+	if err != nil && out.Status < 0 && !out.TimedOut {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			return nil, fmt.Errorf("waiting for QEMU: %v", err)
+		}
+	}
+
+	// QEMU closed its ends when it exited; drain what is buffered. A
+	// connection QEMU never made is unblocked by closing the listener.
+	for _, l := range ls {
+		l.Close()
+	}
+	drained := make(chan struct{})
+	go func() { wg.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(5 * time.Second):
+		connMu.Lock()
+		for _, c := range conns {
+			if c != nil {
+				c.Close()
+			}
+		}
+		connMu.Unlock()
+		<-drained
+	}
+
+	mu.Lock()
+	out.Records = res.Records
+	mu.Unlock()
+	res.Started = com1.Started()
+	res.Firmware = com1.Firmware()
+	res.QEMU = qout.Bytes()
+	res.ExitCode, res.Why = ExitCode(out)
+	if out.TimedOut {
+		res.Why = fmt.Sprintf("timeout: guest still running after %v; QEMU killed", cfg.Timeout)
+	}
+	if res.ExitCode == ExitRunnerError && len(res.QEMU) > 0 {
+		res.Why += "\nQEMU said: " + strings.TrimSpace(string(res.QEMU))
+	}
+	if res.ExitCode == ExitRunnerError && !res.Started {
+		res.Why += "\nthe kernel never printed its start marker on COM1"
+		if len(res.Firmware) > 0 {
+			res.Why += fmt.Sprintf("; COM1 had %q", tail(res.Firmware, 200))
+		}
+	}
+	return res, nil
+}
+
+// FindGmposRoot locates the gmpos module: $GMPOS_ROOT, else the source
+// tree this runner was compiled from, else the current directory or an
+// ancestor.
+func FindGmposRoot() (string, error) {
+	try := func(d string) (string, bool) {
+		root, mod, err := FindModule(d)
+		return root, err == nil && mod == GmposModule
+	}
+	if d := os.Getenv("GMPOS_ROOT"); d != "" {
+		if r, ok := try(d); ok {
+			return r, nil
+		}
+		return "", fmt.Errorf("GMPOS_ROOT=%s is not inside the gmpos module", d)
+	}
+	if _, file, _, ok := runtime.Caller(0); ok {
+		if r, ok := try(filepath.Dir(file)); ok {
+			return r, nil
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if r, ok := try(wd); ok {
+			return r, nil
+		}
+	}
+	return "", fmt.Errorf("cannot find the gmpos module: run from its directory or set GMPOS_ROOT")
+}
+
+func keep(dir, img, elf string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	dst := filepath.Join(dir, filepath.Base(img))
+	for _, p := range [][2]string{{img, dst}, {elf, filepath.Join(dir, filepath.Base(elf))}} {
+		data, err := os.ReadFile(p[0])
+		if err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(p[1], data, 0o755); err != nil {
+			return "", err
+		}
+	}
+	return dst, nil
+}
+
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
+}
+
+func tail(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[len(b)-n:]
+	}
+	return b
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b = append(l.b, p...)
+	return len(p), nil
+}
+
+func (l *lockedBuffer) Bytes() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]byte(nil), l.b...)
+}

@@ -1,0 +1,186 @@
+// Resolving PKG: a package of gmpos, a plain directory or files, or another module.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package runner
+
+import (
+	"bufio"
+	"fmt"
+	"go/build"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Kind says how a target is built.
+type Kind int
+
+const (
+	// KindGmpos: a package inside the gmpos module; built in that module.
+	KindGmpos Kind = iota
+	// KindPlain: .go files (or a directory of them) outside any module,
+	// e.g. $(go env GOROOT)/test/chan/sieve1.go; built as
+	// command-line-arguments from the gmpos module, which provides
+	// gmpos/kernel.
+	KindPlain
+	// KindModule: a package of another module; its go.mod is honoured and
+	// gmpos joins the build through a temporary go.work.
+	KindModule
+)
+
+func (k Kind) String() string {
+	return [...]string{"gmpos package", "plain files", "other module"}[k]
+}
+
+// Target is a resolved PKG argument.
+type Target struct {
+	Kind    Kind
+	Dir     string   // absolute package directory
+	Files   []string // KindPlain: absolute .go files to build
+	ModRoot string   // KindGmpos/KindModule: root of the enclosing module
+	ModPath string   // its module path
+	Name    string   // program name: argv[0] and image name
+}
+
+// GmposModule is the module path of this repository.
+const GmposModule = "gmpos"
+
+// Resolve interprets pkg: a directory, one or more .go files (all in one
+// directory), or an import path "gmpos/..." resolved under gmposRoot.
+func Resolve(pkg []string, gmposRoot string) (*Target, error) {
+	if len(pkg) == 0 {
+		return nil, fmt.Errorf("no package given")
+	}
+	if len(pkg) == 1 && !strings.HasSuffix(pkg[0], ".go") {
+		p := pkg[0]
+		if _, err := os.Stat(p); err != nil && (p == GmposModule || strings.HasPrefix(p, GmposModule+"/")) {
+			p = filepath.Join(gmposRoot, strings.TrimPrefix(strings.TrimPrefix(p, GmposModule), "/"))
+		}
+		dir, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		if fi, err := os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("package %s: %v", pkg[0], err)
+		} else if !fi.IsDir() {
+			return nil, fmt.Errorf("package %s: not a directory or .go file", pkg[0])
+		}
+		return resolveDir(dir, nil)
+	}
+	var files []string
+	dir := ""
+	for _, f := range pkg {
+		if !strings.HasSuffix(f, ".go") {
+			return nil, fmt.Errorf("%s: when files are given, all must be .go files", f)
+		}
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return nil, err
+		}
+		if dir != "" && filepath.Dir(abs) != dir {
+			return nil, fmt.Errorf("named files must all be in one directory; have %s and %s", dir, filepath.Dir(abs))
+		}
+		dir = filepath.Dir(abs)
+		files = append(files, abs)
+	}
+	return resolveDir(dir, files)
+}
+
+func resolveDir(dir string, files []string) (*Target, error) {
+	t := &Target{Dir: dir, Files: files}
+	root, mod, err := FindModule(dir)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case root == "":
+		t.Kind = KindPlain
+	case mod == GmposModule:
+		t.Kind, t.ModRoot, t.ModPath = KindGmpos, root, mod
+	default:
+		t.Kind, t.ModRoot, t.ModPath = KindModule, root, mod
+	}
+	if t.Kind == KindPlain && files == nil {
+		// go build cannot build a directory outside every module, so name
+		// its files, filtered by build constraints as go build would.
+		if t.Files, err = mainFiles(dir); err != nil {
+			return nil, err
+		}
+	}
+	if len(files) > 0 {
+		t.Name = strings.TrimSuffix(filepath.Base(files[0]), ".go")
+	} else {
+		t.Name = filepath.Base(dir)
+	}
+	return t, nil
+}
+
+// FindModule returns the root and module path of the module containing
+// dir, or "" if there is none (a go.mod in dir or an ancestor).
+func FindModule(dir string) (root, modPath string, err error) {
+	for d := dir; ; {
+		gomod := filepath.Join(d, "go.mod")
+		if data, err := os.ReadFile(gomod); err == nil {
+			mp := ModulePath(data)
+			if mp == "" {
+				return "", "", fmt.Errorf("%s: no module line", gomod)
+			}
+			return d, mp, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", "", nil
+		}
+		d = parent
+	}
+}
+
+// ModulePath returns the module path declared by a go.mod file's
+// contents ("" if none). It understands `module x`, `module "x"` and
+// comments, which is all the go.mod grammar allows on that line.
+func ModulePath(gomod []byte) string {
+	sc := bufio.NewScanner(strings.NewReader(string(gomod)))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = strings.TrimSpace(line[:i])
+		}
+		rest, ok := strings.CutPrefix(line, "module")
+		if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '\t' && rest[0] != '"') {
+			continue
+		}
+		return strings.Trim(strings.TrimSpace(rest), `"`)
+	}
+	return ""
+}
+
+// mainFiles lists dir's non-test .go files that build for linux/amd64.
+func mainFiles(dir string) ([]string, error) {
+	ctx := build.Default
+	ctx.GOOS, ctx.GOARCH, ctx.CgoEnabled = "linux", "amd64", false
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range ents {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || n == OverlayFile {
+			continue
+		}
+		ok, err := ctx.MatchFile(dir, n)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			files = append(files, filepath.Join(dir, n))
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no Go files for linux/amd64", dir)
+	}
+	return files, nil
+}
