@@ -38,6 +38,7 @@ type Config struct {
 
 	TickPeriod  Time // timer interrupt period per busy core (default 1 ms)
 	WakeLatency Time // IPI / interrupt to a halted core until it runs Schedule (default 5 µs)
+	SwitchCost  Time // a G leaving the core until Schedule runs: trap, save, schedule (default 1 µs; <0 means 0)
 	Slice       Time // time slice passed to the Sched (default sched.DefaultSlice)
 	TimeLimit   Time // virtual time after which the run is abandoned (default 60 s)
 
@@ -50,6 +51,7 @@ type Config struct {
 const (
 	DefaultTickPeriod  = Millisecond
 	DefaultWakeLatency = 5 * Microsecond
+	DefaultSwitchCost  = Microsecond
 	DefaultTimeLimit   = 60 * Second
 	maxEvents          = 50_000_000 // hard stop against runaway scripts
 	maxInstantOps      = 1_000_000  // zero-time ops in a row before we call it a loop
@@ -139,6 +141,11 @@ func Run(cfg Config) (res Result, err error) {
 	if cfg.WakeLatency <= 0 {
 		cfg.WakeLatency = DefaultWakeLatency
 	}
+	if cfg.SwitchCost == 0 {
+		cfg.SwitchCost = DefaultSwitchCost
+	} else if cfg.SwitchCost < 0 {
+		cfg.SwitchCost = 0
+	}
 	if cfg.TimeLimit <= 0 {
 		cfg.TimeLimit = DefaultTimeLimit
 	}
@@ -194,7 +201,10 @@ func (e *engine) start() error {
 	}
 	for c := range e.cores {
 		e.schedSoon(c, 0)
-		e.q.push(event{at: e.cfg.TickPeriod, kind: evTick, core: c})
+		// Per-core LAPIC timers are not synchronised: stagger their phases
+		// evenly so that cores do not all preempt in the same instant.
+		phase := e.cfg.TickPeriod * Time(c) / Time(e.cfg.Cores)
+		e.q.push(event{at: e.cfg.TickPeriod + phase, kind: evTick, core: c})
 	}
 	return nil
 }
@@ -334,33 +344,33 @@ func (e *engine) advance(c int) error {
 			e.stopRun(c, "wait")
 			e.s.Park(c)
 			sm.waiters = append(sm.waiters, gp)
-			e.schedSoon(c, 0)
+			e.schedSoon(c, e.cfg.SwitchCost)
 			return nil
 		case OpSleep:
 			e.stopRun(c, "sleep")
 			e.s.Park(c)
 			// The wake-up is this core's LAPIC timer (the core the G slept on).
 			e.q.push(event{at: e.now + max(op.D, 0), kind: evTimer, core: c, g: int(gp)})
-			e.schedSoon(c, 0)
+			e.schedSoon(c, e.cfg.SwitchCost)
 			return nil
 		case OpNet:
 			e.stopRun(c, "net")
 			e.s.Park(c)
 			e.poll.waiting++
 			e.q.push(event{at: e.now + max(op.D, 0), kind: evPacket, core: c, g: int(gp)})
-			e.schedSoon(c, 0)
+			e.schedSoon(c, e.cfg.SwitchCost)
 			return nil
 		case OpYield:
 			e.stopRun(c, "gosched")
 			e.makeRunnable(gp, e.now)
 			e.s.Gosched(c)
-			e.schedSoon(c, 0)
+			e.schedSoon(c, e.cfg.SwitchCost)
 			return nil
 		case OpGoYield:
 			e.stopRun(c, "goyield")
 			e.makeRunnable(gp, e.now)
 			e.s.GoYield(c)
-			e.schedSoon(c, 0)
+			e.schedSoon(c, e.cfg.SwitchCost)
 			return nil
 		case OpExit:
 			e.stopRun(c, "exit")
@@ -369,7 +379,7 @@ func (e *engine) advance(c int) error {
 			*sg = simG{}
 			e.live--
 			e.res.Makespan = e.now
-			e.schedSoon(c, 0)
+			e.schedSoon(c, e.cfg.SwitchCost)
 			return nil
 		default:
 			return fmt.Errorf("G%d (%s) step %d: bad op %d", sg.uid, sg.label, sg.step-1, op.Kind)
@@ -441,7 +451,7 @@ func (e *engine) tick(c int) {
 	e.res.Preemptions++
 	e.makeRunnable(gp, e.now)
 	e.s.Preempt(c)
-	e.schedSoon(c, 0)
+	e.schedSoon(c, e.cfg.SwitchCost)
 }
 
 // interruptReady: core c's timer fires for a sleeping G and readies it on

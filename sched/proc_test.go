@@ -1,0 +1,338 @@
+// Unit tests for the G lifecycle, time slices, idle/wakep and the poller.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package sched
+
+import (
+	"strings"
+	"testing"
+)
+
+const ms = 1_000_000
+
+func mustPanic(t *testing.T, want string, f func()) {
+	t.Helper()
+	defer func() {
+		r := recover()
+		if r == nil {
+			t.Fatalf("no panic, want %q", want)
+		}
+		if s, _ := r.(string); !strings.Contains(s, want) {
+			t.Fatalf("panic %v, want %q", r, want)
+		}
+	}()
+	f()
+}
+
+func TestInitErrors(t *testing.T) {
+	var s Sched
+	f := new(fakePlatform)
+	for _, tc := range []struct {
+		cfg  Config
+		want error
+	}{
+		{Config{NP: 1}, ErrNoPlatform},
+		{Config{NP: 0, Platform: f}, ErrBadNP},
+		{Config{NP: MaxP + 1, Platform: f}, ErrBadNP},
+		{Config{NP: 1, Platform: f, PolicyName: "nope"}, ErrNoPolicy},
+		{Config{NP: 1, Platform: f, Slice: -1}, ErrBadSlice},
+		{Config{NP: MaxP, Platform: f, PolicyName: "fair"}, nil},
+	} {
+		if err := s.Init(tc.cfg); err != tc.want {
+			t.Errorf("Init(%+v) = %v, want %v", tc.cfg, err, tc.want)
+		}
+	}
+	for _, n := range PolicyNames() {
+		if p := PolicyByName(n); p == nil || p.Name() != n {
+			t.Errorf("PolicyByName(%q) = %v", n, p)
+		}
+	}
+}
+
+func TestLifecycle(t *testing.T) {
+	s, f := newTestSched(t, 1, "gmp")
+	gp := s.NewProc(0)
+	if gp != 1 || s.Status(gp) != Grunnable || s.Live() != 1 {
+		t.Fatalf("NewProc: gp=%d status=%v live=%d", gp, s.Status(gp), s.Live())
+	}
+	checkInvariants(t, s)
+	got, inh := s.Schedule(0)
+	if got != gp || !inh || s.Curg(0) != gp || s.Status(gp) != Grunning {
+		t.Fatalf("Schedule: %d inherit=%v curg=%d", got, inh, s.Curg(0))
+	}
+	f.now.Add(5 * ms)
+	if s.Park(0) != gp || s.Status(gp) != Gwaiting || s.Curg(0) != 0 {
+		t.Fatal("Park did not block the G")
+	}
+	if got, _ := s.Schedule(0); got != 0 || !s.Idle(0) || f.parks[0].Load() != 1 {
+		t.Fatalf("Schedule with no work: got %d idle=%v parks=%d", got, s.Idle(0), f.parks[0].Load())
+	}
+	checkInvariants(t, s)
+	s.Ready(gp, 0) // e.g. from an interrupt on the halted core
+	if s.Idle(0) {
+		t.Fatal("Ready left its own P idle")
+	}
+	mustPanic(t, "not waiting", func() { s.Ready(gp, 0) })
+	if got, _ := s.Schedule(0); got != gp {
+		t.Fatalf("after Ready: got %d", got)
+	}
+	f.now.Add(2 * ms)
+	if s.Exit(0) != gp || s.Live() != 0 || s.Status(gp) != Gidle {
+		t.Fatal("Exit did not free the G")
+	}
+	if info := s.Info(gp); info.RunTotal != 7*ms || info.Runs != 2 {
+		t.Fatalf("accounting: %+v", info)
+	}
+	mustPanic(t, "no running G", func() { s.Park(0) })
+	checkInvariants(t, s)
+}
+
+func TestGTableFull(t *testing.T) {
+	s, _ := newTestSched(t, 1, "global")
+	for i := 1; i < MaxG; i++ {
+		if s.NewProc(0) == 0 {
+			t.Fatalf("NewProc failed at %d", i)
+		}
+	}
+	if s.NewProc(0) != 0 {
+		t.Fatal("NewProc beyond MaxG-1 succeeded")
+	}
+	checkInvariants(t, s)
+}
+
+func TestYieldKinds(t *testing.T) {
+	s, _ := newTestSched(t, 1, "gmp")
+	a := s.NewProc(0)
+	b := s.NewProc(0) // a kicked from runnext to the LRQ
+	if got, _ := s.Schedule(0); got != b {
+		t.Fatalf("runnext first: got %d want %d", got, b)
+	}
+	s.GoYield(0) // b → LRQ tail, behind a
+	if s.GRQLen() != 0 || s.allp[0].runqlen() != 2 {
+		t.Fatal("GoYield did not go to the LRQ tail")
+	}
+	if got, _ := s.Schedule(0); got != a {
+		t.Fatalf("after GoYield got %d want %d", got, a)
+	}
+	s.Gosched(0) // a → GRQ
+	if s.GRQLen() != 1 {
+		t.Fatal("Gosched did not go to the GRQ")
+	}
+	if got, _ := s.Schedule(0); got != b {
+		t.Fatalf("got %d want %d", got, b)
+	}
+	s.Preempt(0) // b → GRQ behind a
+	if s.GRQLen() != 2 || s.Total(StatPreempt) != 1 {
+		t.Fatal("Preempt did not go to the GRQ")
+	}
+	if got, _ := s.Schedule(0); got != a {
+		t.Fatalf("GRQ FIFO: got %d want %d", got, a)
+	}
+	checkInvariants(t, s)
+}
+
+// A G taken from runnext inherits the slice; one from the LRQ does not.
+func TestTickSliceInheritance(t *testing.T) {
+	s, f := newTestSched(t, 1, "gmp")
+	a := s.NewProc(0)
+	s.Schedule(0)
+	b := s.NewProc(0) // b in runnext; a running
+	s.Park(0)         // a blocks; b runs next, inheriting a's slice
+	f.now.Store(6 * ms)
+	if got, inh := s.Schedule(0); got != b || !inh {
+		t.Fatalf("got %d inherit=%v", got, inh)
+	}
+	if s.Tick(0, 9*ms) {
+		t.Fatal("preempted before the slice ended")
+	}
+	if !s.Tick(0, 10*ms) {
+		t.Fatal("inherited slice not enforced at 10 ms")
+	}
+	f.now.Store(10 * ms)
+	s.Ready(a, 0)
+	s.GoYield(0) // b to the LRQ tail; a (runnext) runs, inheriting again
+	s.Schedule(0)
+	s.GoYield(0)
+	if got, inh := s.Schedule(0); got != b || inh { // from the LRQ: fresh slice at 10 ms
+		t.Fatalf("got %d inherit=%v", got, inh)
+	}
+	if s.Tick(0, 19*ms) || !s.Tick(0, 20*ms) {
+		t.Fatal("fresh slice not 10 ms")
+	}
+}
+
+// The GRQ fairness check: a G on the GRQ runs within 61 schedticks even
+// though the local queue never empties.
+func TestGRQWithin61Schedticks(t *testing.T) {
+	s, f := newTestSched(t, 1, "gmp")
+	s.NewProc(0)
+	s.NewProc(0)
+	s.Schedule(0) // the second G (runnext)
+	c := s.NewProc(0)
+	s.GoYield(0)
+	s.Schedule(0) // c
+	s.Gosched(0)  // c → GRQ
+	start := s.allp[0].schedtick
+	for i := 0; ; i++ {
+		f.now.Add(100_000)
+		gp, _ := s.Schedule(0)
+		if gp == c {
+			if n := s.allp[0].schedtick - start; n > 61 {
+				t.Fatalf("GRQ G ran after %d schedticks", n)
+			}
+			if s.Total(StatGRQTick) != 1 {
+				t.Fatal("not taken by the 61st-tick check")
+			}
+			return
+		}
+		if i > 200 {
+			t.Fatal("GRQ G starved")
+		}
+		s.GoYield(0) // a and b keep the LRQ busy
+	}
+}
+
+// Two Gs ping-pong through runnext (each readies the other, then blocks),
+// the timer ticks every ms: a G on the GRQ still runs within 61 schedticks.
+func TestGRQWithPingPongRunnext(t *testing.T) {
+	s, f := newTestSched(t, 1, "gmp")
+	a := s.NewProc(0)
+	s.Schedule(0)
+	b := s.NewProc(0)
+	s.Park(0) // a waits, b runs
+	s.Schedule(0)
+	c := s.NewProc(0)
+	s.Park(0)
+	s.Schedule(0) // c runs
+	s.Gosched(0)  // c → GRQ
+	s.Ready(a, 0)
+	// All picks so far inherited (runnext), so schedtick is still 0 and
+	// the 61-check would fire at once; start mid-cycle instead.
+	s.allp[0].schedtick = 1
+	if gp, _ := s.Schedule(0); gp != a {
+		t.Fatalf("got %d want a=%d", gp, a)
+	}
+	start := s.allp[0].schedtick
+	cur, other := a, b
+	for hop := 0; hop < 100000; hop++ {
+		f.now.Add(300_000) // 0.3 ms per hop
+		if s.Tick(0, f.Now()) {
+			s.Preempt(0)
+		} else {
+			s.Ready(other, 0)
+			s.Park(0)
+			cur, other = other, cur
+		}
+		gp, _ := s.Schedule(0)
+		if gp == c {
+			if n := s.allp[0].schedtick - start; n > 61 {
+				t.Fatalf("GRQ G ran after %d schedticks", n)
+			}
+			return
+		}
+		if gp == 0 {
+			t.Fatal("P went idle")
+		}
+		cur = gp
+		if cur == a {
+			other = b
+		} else {
+			other = a
+		}
+	}
+	t.Fatal("GRQ G starved by the ping-pong")
+}
+
+func TestWakepAndSpinning(t *testing.T) {
+	s, f := newTestSched(t, 4, "gmp")
+	for pid := 1; pid < 4; pid++ {
+		if gp, _ := s.Schedule(pid); gp != 0 {
+			t.Fatal("work on an empty Sched")
+		}
+	}
+	if s.NIdle() != 3 {
+		t.Fatalf("NIdle %d", s.NIdle())
+	}
+	s.Schedule(0) // P0 idle too, then a G is created there (syscall/IRQ)
+	a := s.NewProc(0)
+	// One idle P woken, spinning on behalf of its M.
+	woken := -1
+	for pid := 0; pid < 4; pid++ {
+		if f.wakes[pid].Load() == 1 {
+			woken = pid
+		}
+	}
+	if woken < 1 || s.Spinning() != 1 || !s.allp[woken].spinning.Load() {
+		t.Fatalf("woken=%d spinning=%d", woken, s.Spinning())
+	}
+	b := s.NewProc(0) // a kicked to the LRQ; a spinner exists: no second wake
+	var total int64
+	for pid := 0; pid < 4; pid++ {
+		total += f.wakes[pid].Load()
+	}
+	if total != 1 {
+		t.Fatalf("%d wakes, want 1", total)
+	}
+	// The woken P steals a from P0's LRQ, stops spinning and wakes the next.
+	if gp, _ := s.Schedule(woken); gp != a {
+		t.Fatalf("woken P got %d, want stolen %d", gp, a)
+	}
+	if s.Total(StatSteal) != 1 || s.Spinning() != 1 {
+		t.Fatalf("steals=%d spinning=%d", s.Total(StatSteal), s.Spinning())
+	}
+	if gp, _ := s.Schedule(0); gp != b {
+		t.Fatal("P0 lost its runnext")
+	}
+	checkInvariants(t, s)
+	// The second woken P finds nothing: it goes idle and stops spinning.
+	for pid := 1; pid < 4; pid++ {
+		if pid != woken && !s.Idle(pid) {
+			if gp, _ := s.Schedule(pid); gp != 0 {
+				t.Fatal("found phantom work")
+			}
+		}
+	}
+	if s.Spinning() != 0 || s.NIdle() != 2 {
+		t.Fatalf("spinning=%d idle=%d", s.Spinning(), s.NIdle())
+	}
+}
+
+func TestPoller(t *testing.T) {
+	s := new(Sched)
+	f := new(fakePlatform)
+	pl := new(fakePoller)
+	if err := s.Init(Config{NP: 2, Platform: f, Poller: pl}); err != nil {
+		t.Fatal(err)
+	}
+	a := s.NewProc(0)
+	s.Schedule(0)
+	s.Park(0) // a waits for I/O
+	pl.waiters = 1
+	// P1 idle, P0 finds nothing locally; the last P to go idle blocks in
+	// the poller, which returns a.
+	s.Schedule(1)
+	pl.ready = []GID{a}
+	if gp, _ := s.Schedule(0); gp != a || pl.blocks != 0 {
+		t.Fatalf("non-blocking poll: got %d, blocks %d", gp, pl.blocks)
+	}
+	s.Park(0)
+	pl.waiters = 1
+	if gp, _ := s.Schedule(0); gp != 0 || pl.blocks != 1 {
+		t.Fatalf("blocking poll: got %d blocks %d", gp, pl.blocks)
+	}
+	// Tick polls once PollInterval has passed, even while a G runs.
+	b := s.NewProc(0)
+	s.Schedule(0)
+	pl.ready = []GID{a}
+	polls := pl.polls
+	s.Tick(0, f.Now()+DefaultPollInterval-1)
+	if pl.polls != polls {
+		t.Fatal("Tick polled too early")
+	}
+	s.Tick(0, f.Now()+DefaultPollInterval)
+	if pl.polls != polls+1 || s.Status(a) != Grunnable {
+		t.Fatalf("Tick poll: polls %d status %v", pl.polls, s.Status(a))
+	}
+	_ = b
+	checkInvariants(t, s)
+}
