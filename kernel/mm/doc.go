@@ -33,13 +33,14 @@
 //
 //   - phys.go: constants, PhysToVirt (a variable offset: 0 on the boot
 //     identity map, DirectMapBase afterwards, a []byte arena in tests).
-//   - frame.go: the frame allocator, a LIFO free list threaded through the
-//     free frames themselves, O(1) alloc/free.
+//   - frame.go: the frame allocator: a LIFO free list threaded through the
+//     free frames themselves plus a bump cursor over never-used RAM; O(1)
+//     alloc/free, and Init does not touch RAM.
 //   - pte.go, pagetable.go: entry format (SDM Vol. 3A §4.5, Tables
 //     4-14..4-19), Map/Map2M/Unmap/Unmap2M/Lookup/Protect. Intermediate
 //     tables come from the frame allocator and are never freed.
-//   - kernelspace.go: BuildKernelSpace (direct map + image with W^X) and
-//     MapKernelStack (guard page below each stack).
+//   - kernelspace.go: BuildKernelSpace (direct map + image with W^X),
+//     MapKernelStack/FreeKernelStack (guard page below each stack).
 //   - vma.go, mmap.go, madvise.go, fault.go: the user address space.
 //   - hooks.go: FlushTLB/FlushAll, which the kernel points at INVLPG and a
 //     CR3 reload (kernel/arch/amd64); lock.go: the mm lock.
@@ -48,7 +49,9 @@
 //
 //  1. Init(ram) with the usable RAM (image, low 1 MiB and boot structures
 //     already removed), while PhysToVirt is the boot identity map
-//     (SetPhysOffset(0)); every frame in ram must be reachable there.
+//     (SetPhysOffset(0)). Init writes nothing; the frames allocated before
+//     the switch (the new page tables: a few plus one PD per GiB of RAM,
+//     taken from the start of the first region) must be identity mapped.
 //  2. FlushTLB/FlushAll = arch hooks.
 //  3. BuildKernelSpace(ram, image) → load CR3 = pt.Root (with EFER.NXE and
 //     CR4.PGE set first), then SetPhysOffset(DirectMapBase).

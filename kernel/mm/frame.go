@@ -4,72 +4,71 @@ package mm
 
 // Physical frame allocator.
 //
-// Free frames form a singly linked LIFO list threaded through the frames
-// themselves: the first 8 bytes of a free frame hold the physical address of
-// the next free frame (0 ends the list; frame 0 is never handed to us because
-// the low 1 MiB is removed by the kernel). Reaching a frame goes through
-// PhysToVirt, i.e. the direct map. Alloc and free are O(1) and touch exactly
-// one word of RAM; no memory outside the frames is needed, so the allocator
-// works before anything else exists.
+// Two sources, both O(1):
+//   - a free list of returned frames, a singly linked LIFO threaded through
+//     the frames themselves: the first 8 bytes of a free frame hold the
+//     physical address of the next one (0 ends the list; frame 0 is never
+//     managed). Reaching a frame goes through PhysToVirt (the direct map).
+//   - a bump cursor over the RAM regions for frames never handed out yet.
+//
+// Allocation pops the list first and bumps otherwise. Because untouched
+// frames are never written until they are allocated, Init costs
+// O(regions), does not touch RAM, and works before all of RAM is mapped
+// (the boot identity map only has to cover the frames actually allocated
+// before the switch to BuildKernelSpace's tables). No memory outside the
+// frames is needed.
 
 // Region is a range of usable physical RAM [Base, Base+Len).
 type Region struct {
 	Base, Len uintptr
 }
 
-// MaxRegions bounds the regions kept for the direct map.
+// MaxRegions bounds the number of RAM regions kept.
 const MaxRegions = 64
 
 // frames is the allocator state. SMP: guarded by the mm lock (see lock.go).
 var frames struct {
-	head  uintptr // physical address of the first free frame, 0 if none
+	head  uintptr // physical address of the first free-list frame, 0 if none
 	total uintptr // frames handed to Init
-	free  uintptr // frames currently on the list
-	// ram records the (page-rounded) regions for BuildKernelSpace.
+	free  uintptr // frames available (free list + not yet bumped)
+	// ram holds the page-rounded regions in the order given.
 	ram  [MaxRegions]Region
 	nram int
+	// cur/next is the bump cursor: region ram[cur], next unallocated frame.
+	cur  int
+	next uintptr
 }
 
 // Init hands the usable RAM regions to the frame allocator. Every whole 4 KiB
-// frame inside a region becomes free; partial frames at the edges are
-// dropped. Regions beyond MaxRegions are ignored (and reported by the
-// return value: the number of regions used). Init resets all previous state.
-//
-// Frames are pushed from the highest address down so that allocation hands
-// out ascending addresses (convenient when reading dumps and tests).
+// frame inside a region becomes free; partial frames at the edges and
+// physical frame 0 are dropped; empty or overflowing regions are ignored, and
+// so are regions beyond MaxRegions. It returns the number of regions used.
+// Init resets all allocator state (and the page-table counter) but does not
+// write to RAM.
 func Init(ram []Region) int {
 	lockMM()
 	defer unlockMM()
 	frames.head, frames.total, frames.free, frames.nram = 0, 0, 0, 0
 	tablesAllocated = 0
-	used := 0
-	for i := len(ram) - 1; i >= 0; i-- {
-		r := ram[i]
+	for _, r := range ram {
 		lo, ok := alignUp(r.Base, PageSize)
 		hi := alignDown(r.Base+r.Len, PageSize)
-		if !ok || r.Base+r.Len < r.Base || hi <= lo || lo == 0 && hi <= PageSize {
-			continue
-		}
 		if lo == 0 { // physical frame 0 would end the free list
 			lo = PageSize
 		}
-		if frames.nram == MaxRegions {
+		if !ok || r.Base+r.Len < r.Base || hi <= lo || frames.nram == MaxRegions {
 			continue
 		}
 		frames.ram[frames.nram] = Region{lo, hi - lo}
 		frames.nram++
-		used++
-		for pa := hi - PageSize; ; pa -= PageSize {
-			store64(pa, uint64(frames.head))
-			frames.head = pa
-			frames.total++
-			frames.free++
-			if pa == lo {
-				break
-			}
-		}
+		frames.total += (hi - lo) / PageSize
 	}
-	return used
+	frames.free = frames.total
+	frames.cur = 0
+	if frames.nram > 0 {
+		frames.next = frames.ram[0].Base
+	}
+	return frames.nram
 }
 
 // AllocFrame takes one 4 KiB frame off the free list. Its contents are
@@ -83,13 +82,25 @@ func AllocFrame() (pa uintptr, ok bool) {
 }
 
 func allocFrame() (uintptr, bool) {
-	pa := frames.head
-	if pa == 0 {
-		return 0, false
+	if pa := frames.head; pa != 0 {
+		frames.head = uintptr(load64(pa))
+		frames.free--
+		return pa, true
 	}
-	frames.head = uintptr(load64(pa))
-	frames.free--
-	return pa, true
+	for frames.cur < frames.nram {
+		r := frames.ram[frames.cur]
+		if frames.next < r.Base+r.Len {
+			pa := frames.next
+			frames.next += PageSize
+			frames.free--
+			return pa, true
+		}
+		frames.cur++
+		if frames.cur < frames.nram {
+			frames.next = frames.ram[frames.cur].Base
+		}
+	}
+	return 0, false
 }
 
 // AllocZeroFrame is AllocFrame followed by clearing the frame.

@@ -220,3 +220,22 @@ func MapKernelStack(i int) (top uintptr, err Errno) {
 	}
 	return top, OK
 }
+
+// FreeKernelStack unmaps kernel stack i and returns its frames to the
+// allocator, so that thread slots can be recycled. Each page is flushed
+// with FlushTLB (the entries are global, which a CR3 reload would not drop,
+// SDM §4.10.4.1). The caller must not be running on that stack.
+func FreeKernelStack(i int) Errno {
+	if i < 0 || i >= MaxKernelStacks || Kernel.Root == 0 {
+		return EINVAL
+	}
+	lockMM()
+	defer unlockMM()
+	bottom := KernelStackBase + uintptr(i)*KernelStackSlot + KernelStackGuard
+	for va := bottom; va < bottom+KernelStackSize; va += PageSize {
+		if pa, fl, ok := Kernel.unmapPage(va); ok && fl&PTEOwned != 0 {
+			freeFrame(pa)
+		}
+	}
+	return OK
+}

@@ -163,4 +163,22 @@ func TestMapKernelStackGuard(t *testing.T) {
 	if _, err := MapKernelStack(MaxKernelStacks); err != EINVAL {
 		t.Fatalf("out-of-range stack: %v", err)
 	}
+	// Freeing returns exactly the stack's frames and unmaps it; the slot
+	// can be mapped again.
+	f0 := flushes
+	if err := FreeKernelStack(1); err != OK {
+		t.Fatal(err)
+	}
+	if got := used1 - Space.ReadStats().FramesUsed; got != KernelStackSize/PageSize {
+		t.Fatalf("FreeKernelStack returned %d frames", got)
+	}
+	if flushes-f0 != KernelStackSize/PageSize {
+		t.Fatalf("FreeKernelStack flushed %d pages", flushes-f0)
+	}
+	if _, _, ok := Kernel.Lookup(top1 - PageSize); ok {
+		t.Fatal("freed stack still mapped")
+	}
+	if top, err := MapKernelStack(1); err != OK || top != top1 {
+		t.Fatalf("re-map after free: %#x %v", top, err)
+	}
 }

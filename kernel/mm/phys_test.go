@@ -46,7 +46,7 @@ func TestFrameAllocator(t *testing.T) {
 		}
 	}
 	r, n := RAM()
-	if n != 2 || r[1] != (Region{0x2000, 0x2000}) {
+	if n != 2 || r[0] != (Region{0x2000, 0x2000}) || r[1] != (Region{0x10000, 0x2000}) {
 		t.Fatalf("RAM = %v (n=%d)", r[:n], n)
 	}
 }
@@ -86,5 +86,40 @@ func TestAlignAndCanonical(t *testing.T) {
 		if canonical(c.va) != c.ok {
 			t.Errorf("canonical(%#x) = %v", c.va, !c.ok)
 		}
+	}
+}
+
+// Init must not write to RAM: a region far outside the test arena (any
+// access would crash the test process) is accepted and counted.
+func TestInitDoesNotTouchRAM(t *testing.T) {
+	setPhysArena()
+	if n := Init([]Region{{Base: 1 << 40, Len: 1 << 30}, {Base: 0x2000, Len: PageSize}}); n != 2 {
+		t.Fatalf("regions used %d", n)
+	}
+	total, free := FrameCounts()
+	if total != 1<<18+1 || free != total {
+		t.Fatalf("counts %d/%d", total, free)
+	}
+}
+
+// Freed frames are reused (LIFO) before untouched ones.
+func TestFreeListBeforeBump(t *testing.T) {
+	setPhysArena()
+	Init([]Region{{Base: 0x10000, Len: 8 * PageSize}})
+	a, _ := AllocFrame()
+	b, _ := AllocFrame()
+	FreeFrame(a)
+	FreeFrame(b)
+	if x, _ := AllocFrame(); x != b {
+		t.Fatalf("got %#x, want last freed %#x", x, b)
+	}
+	if x, _ := AllocFrame(); x != a {
+		t.Fatalf("got %#x, want %#x", x, a)
+	}
+	if x, _ := AllocFrame(); x != 0x12000 {
+		t.Fatalf("got %#x, want next untouched 0x12000", x)
+	}
+	if _, free := FrameCounts(); free != 5 {
+		t.Fatalf("free %d, want 5", free)
 	}
 }
