@@ -126,3 +126,21 @@ func BenchmarkDontneedRefault(b *testing.B) {
 	}
 	benchLine(b, "mm_dontneed_refault")
 }
+
+// BenchmarkMunmapReservation measures mmap+munmap of an untouched 1 GiB
+// PROT_NONE reservation next to a touched page (the page-table walk must
+// skip absent subtrees instead of visiting 262144 pages).
+func BenchmarkMunmapReservation(b *testing.B) {
+	boot(b, testRAM)
+	const size = 1 << 30
+	for b.Loop() {
+		a, err := Space.Mmap(0, size, PROT_NONE, anon, -1, 0)
+		if err != OK {
+			b.Fatal(err)
+		}
+		Space.Mprotect(a, PageSize, PROT_READ)
+		HandleFault(a, false, false, true)
+		Space.Munmap(a, size)
+	}
+	benchLine(b, "mm_reserve_munmap_1g")
+}

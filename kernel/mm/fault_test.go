@@ -332,3 +332,23 @@ func TestVMATableFull(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestMapPopulate(t *testing.T) {
+	boot(t, testRAM)
+	s0 := Space.ReadStats()
+	a := mustMmap(t, 0, 4*PageSize, PROT_READ|PROT_WRITE, anon|MAP_POPULATE)
+	if got := Space.ReadStats().Faults - s0.Faults; got != 4 {
+		t.Fatalf("MAP_POPULATE faulted %d pages, want 4", got)
+	}
+	for va := a; va < a+4*PageSize; va += PageSize {
+		if _, fl, ok := Space.PT.Lookup(va); !ok || fl&PTEWrite == 0 {
+			t.Fatalf("%#x not populated writable", va)
+		}
+	}
+	// PROT_NONE populate is a no-op.
+	s1 := Space.ReadStats()
+	mustMmap(t, 0, 4*PageSize, PROT_NONE, anon|MAP_POPULATE)
+	if Space.ReadStats().Faults != s1.Faults {
+		t.Fatal("PROT_NONE populate allocated")
+	}
+}

@@ -134,6 +134,12 @@ func (pt PageTable) map2M(va, pa uintptr, flags PTE) Errno {
 // frame plus offset), the leaf entry's flags (with PTEHuge set for a 2 MiB or
 // 1 GiB leaf) and whether a present translation exists.
 func (pt PageTable) Lookup(va uintptr) (pa uintptr, flags PTE, ok bool) {
+	lockMM()
+	defer unlockMM()
+	return pt.lookup(va)
+}
+
+func (pt PageTable) lookup(va uintptr) (pa uintptr, flags PTE, ok bool) {
 	if !canonical(va) || pt.Root == 0 {
 		return 0, 0, false
 	}

@@ -15,7 +15,9 @@ type Stats struct {
 	Unmapped    uintptr // pages dropped by munmap and MAP_FIXED replacement
 }
 
-// ReadStats returns the counters of the allocator and of as.
+// ReadStats returns the counters of the allocator and of as. Like the other
+// read-only accessors (FrameCounts, NumVMAs, VMA) it takes no lock: the
+// values are a snapshot for logs and tests.
 func (as *AddressSpace) ReadStats() Stats {
 	return Stats{
 		FramesTotal: frames.total,
