@@ -111,6 +111,10 @@
 //     kernel, and the initial stack) are sealed like mseal(2): munmap,
 //     MAP_FIXED over them, mprotect and MADV_DONTNEED return EPERM.
 //   - User pages are always 4 KiB; hugepage advice is accepted and ignored.
+//   - mprotect over a range with a hole fails with ENOMEM before changing
+//     anything (Linux changes the part before the hole first).
+//   - Page-table pages are never freed (they are reused when the range is
+//     mapped again); Stats.Tables counts them.
 //   - W^X: a PROT_WRITE|PROT_EXEC page is never writable and executable at
 //     the same time; it flips between RW+NX and R+X on faults.
 //

@@ -328,8 +328,29 @@ func TestVMATableFull(t *testing.T) {
 	if err := Space.Munmap(base+PageSize, PageSize); err != ENOMEM {
 		t.Fatalf("munmap needing a split in a full table = %v", err)
 	}
-	if err := Space.Munmap(base, 3*PageSize); err != OK {
+	// Replacing exactly one VMA needs no extra slot, even in a full table.
+	if _, err := Space.Mmap(base+5*PageSize, PageSize, PROT_WRITE, anon|MAP_FIXED, -1, 0); err != OK {
+		t.Fatalf("FIXED replacing one whole VMA in a full table = %v", err)
+	}
+	if Space.NumVMAs() != MaxVMAs {
+		t.Fatalf("VMAs %d", Space.NumVMAs())
+	}
+	// Removing whole VMAs frees slots; then punching a hole in the middle of
+	// a VMA (one extra slot) fits.
+	if err := Space.Munmap(base+3*PageSize, PageSize); err != OK {
 		t.Fatal(err)
+	}
+	if err := Space.Munmap(base+PageSize, PageSize); err != OK {
+		t.Fatalf("munmap in the middle with one free slot = %v", err)
+	}
+	if Space.NumVMAs() != MaxVMAs {
+		t.Fatalf("VMAs %d", Space.NumVMAs())
+	}
+	if v, _ := Space.VMA(Space.lookup(base)); v.End != base+PageSize {
+		t.Fatalf("left piece %+v", v)
+	}
+	if v, _ := Space.VMA(Space.lookup(base + 2*PageSize)); v.Start != base+2*PageSize || v.End != base+3*PageSize {
+		t.Fatalf("right piece %+v", v)
 	}
 }
 

@@ -80,13 +80,13 @@ func (as *AddressSpace) Mmap(addr, length uintptr, prot, flags uint32, fd int, o
 		if pinned {
 			return 0, EPERM
 		}
-		if as.n+as.splitsNeeded(start, end)+1 > MaxVMAs {
+		need, removed := as.punchCost(start, end)
+		if as.n+need > MaxVMAs || as.n+need-removed+1 > MaxVMAs {
 			return 0, ENOMEM
 		}
 		if any {
-			i, j := as.carve(start, end)
 			as.unmapped += as.dropPages(start, end)
-			as.remove(i, j)
+			as.punch(start, end)
 		}
 	} else {
 		if as.n == MaxVMAs {
@@ -169,12 +169,11 @@ func (as *AddressSpace) Munmap(addr, length uintptr) Errno {
 	if !any {
 		return OK
 	}
-	if as.n+as.splitsNeeded(start, end) > MaxVMAs {
+	if need, _ := as.punchCost(start, end); as.n+need > MaxVMAs {
 		return ENOMEM
 	}
-	i, j := as.carve(start, end)
 	as.unmapped += as.dropPages(start, end)
-	as.remove(i, j)
+	as.punch(start, end)
 	return OK
 }
 

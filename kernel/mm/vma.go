@@ -175,6 +175,51 @@ func (as *AddressSpace) carve(start, end uintptr) (int, int) {
 	return i, j
 }
 
+// punchCost reports what punch(start, end) does to the table: need is 1
+// when [start, end) lies strictly inside one VMA (which then becomes two),
+// else 0; removed counts the VMAs entirely inside the range.
+func (as *AddressSpace) punchCost(start, end uintptr) (need, removed int) {
+	i := as.find(start)
+	if i < as.n && as.vmas[i].Start < start && as.vmas[i].End > end {
+		return 1, 0
+	}
+	for ; i < as.n && as.vmas[i].Start < end; i++ {
+		if as.vmas[i].Start >= start && as.vmas[i].End <= end {
+			removed++
+		}
+	}
+	return 0, removed
+}
+
+// punch removes [start, end) from the table: VMAs straddling an edge are
+// trimmed, VMAs inside are deleted, and a VMA strictly containing the range
+// is split in two. It never needs more than the one slot punchCost reports,
+// so munmap in a full table fails only when Linux's would. The caller has
+// dropped the pages and checked capacity.
+func (as *AddressSpace) punch(start, end uintptr) {
+	i := as.find(start)
+	if i == as.n || as.vmas[i].Start >= end {
+		return
+	}
+	if v := as.vmas[i]; v.Start < start && v.End > end {
+		as.split(i, end)
+		as.vmas[i].End = start
+		return
+	}
+	if as.vmas[i].Start < start {
+		as.vmas[i].End = start
+		i++
+	}
+	j := i
+	for j < as.n && as.vmas[j].End <= end {
+		j++
+	}
+	if j < as.n && as.vmas[j].Start < end {
+		as.vmas[j].Start = end
+	}
+	as.remove(i, j)
+}
+
 // remove deletes VMAs [i, j).
 func (as *AddressSpace) remove(i, j int) {
 	copy(as.vmas[i:], as.vmas[j:as.n])
