@@ -1,0 +1,27 @@
+// Package tests boots guest programs under QEMU through the runner and
+// checks what they print and how they exit: the end-to-end tier of the
+// gmpos tests (style-anchors "Tests come in three tiers", tier c).
+//
+// # Layout
+//
+//   - testdata/<name>/main.go: ordinary Go programs, one behaviour each
+//     (goroutines, channels, GC, faults, ...). They are not modified for
+//     gmpos and also run on Linux.
+//   - bench/<name>/main.go: benchmark programs printing
+//     `BENCH name value unit`; bench/run is the command `make bench`
+//     runs, which boots each under QEMU and also runs it natively on the
+//     host as the peer.
+//   - Programs from $(go env GOROOT)/test/, run unmodified.
+//
+// # Running
+//
+// All QEMU tests are named TestGuest* (select or exclude them with -run /
+// -skip). Each boot has its own timeout; they run one after another
+// because QEMU/TCG needs a host core per vCPU.
+//
+//	go test ./tests/                       # under QEMU (the default)
+//	GMPOS_GUEST=native go test ./tests/    # same programs and assertions on the host
+//
+// Native mode checks the test programs and assertions themselves against
+// Linux (the peer); it is not a substitute for the QEMU run.
+package tests

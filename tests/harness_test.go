@@ -1,0 +1,154 @@
+// Test harness: build and boot a guest (or run it natively), collect its output.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package tests
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gmpos/qemu/runner"
+)
+
+// native reports whether GMPOS_GUEST=native asks for host runs.
+func native() bool { return os.Getenv("GMPOS_GUEST") == "native" }
+
+// opts are per-boot settings.
+type opts struct {
+	args    []string
+	kopts   []string
+	timeout time.Duration // default defaultTimeout
+	smp     int
+}
+
+// defaultTimeout bounds one boot under TCG, build excluded.
+const defaultTimeout = 2 * time.Minute
+
+// guest is the outcome of one run.
+type guest struct {
+	stdout, stderr, log string
+	code                int
+	why                 string
+	res                 *runner.Result // nil in native mode
+}
+
+// boot builds pkg (a directory or .go files) and runs it under QEMU, or
+// natively with GMPOS_GUEST=native.
+func boot(t *testing.T, pkg []string, o opts) guest {
+	t.Helper()
+	if o.timeout == 0 {
+		o.timeout = defaultTimeout
+	}
+	if native() {
+		return runNative(t, pkg, o)
+	}
+	var stdout, stderr, log bytes.Buffer
+	cfg := runner.DefaultConfig()
+	cfg.Stdout, cfg.Stderr, cfg.Log = &stdout, &stderr, &log
+	cfg.Timeout = o.timeout
+	cfg.KOpts = o.kopts
+	cfg.Args = o.args
+	if o.smp > 0 {
+		cfg.SMP = o.smp
+	}
+	res, err := runner.Run(context.Background(), pkg, cfg)
+	if err != nil {
+		t.Fatalf("runner: %v", err)
+	}
+	g := guest{stdout: stdout.String(), stderr: stderr.String(), log: log.String(), code: res.ExitCode, why: res.Why, res: res}
+	t.Logf("%s: exit %d; build %v, boot+run %v", strings.Join(pkg, " "), g.code, res.BuildTime.Round(time.Millisecond), res.End.Sub(res.QEMUStart).Round(time.Millisecond))
+	return g
+}
+
+// runNative builds pkg for the host and runs it with the same timeout
+// and exit-code conventions (124 on timeout).
+func runNative(t *testing.T, pkg []string, o opts) guest {
+	t.Helper()
+	root, err := runner.FindGmposRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "guest")
+	var abs []string
+	for _, p := range pkg {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		abs = append(abs, a)
+	}
+	// A directory is built in place; files (outside any module) from the
+	// gmpos module, as the runner does.
+	cmd := exec.Command("go", append([]string{"build", "-o", bin}, abs...)...)
+	cmd.Dir = root
+	if len(abs) == 1 && !strings.HasSuffix(abs[0], ".go") {
+		cmd = exec.Command("go", "build", "-o", bin, ".")
+		cmd.Dir = abs[0]
+	}
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("native build: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	run := exec.CommandContext(ctx, bin, o.args...)
+	run.Stdout, run.Stderr = &stdout, &stderr
+	err = run.Run()
+	g := guest{stdout: stdout.String(), stderr: stderr.String()}
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		g.code, g.why = runner.ExitTimeout, "timeout: killed after "+o.timeout.String()
+	case errors.As(err, &ee):
+		g.code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("native run: %v", err)
+	}
+	return g
+}
+
+// dump logs everything a failing test needs to see.
+func (g guest) dump(t *testing.T) {
+	t.Helper()
+	t.Logf("exit code %d %s\n--- stdout\n%s--- stderr\n%s--- runner log\n%s", g.code, g.why, g.stdout, g.stderr, g.log)
+}
+
+// wantCode fails the test unless the exit code is want.
+func (g guest) wantCode(t *testing.T, want int) {
+	t.Helper()
+	if g.code != want {
+		g.dump(t)
+		t.Fatalf("exit code %d, want %d", g.code, want)
+	}
+}
+
+// wantStdout fails the test unless stdout is exactly want.
+func (g guest) wantStdout(t *testing.T, want string) {
+	t.Helper()
+	if g.stdout != want {
+		g.dump(t)
+		t.Fatalf("stdout:\n%s\nwant:\n%s", g.stdout, want)
+	}
+}
+
+// wantContains fails the test unless s contains every one of subs.
+func wantContains(t *testing.T, g guest, what, s string, subs ...string) {
+	t.Helper()
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			g.dump(t)
+			t.Fatalf("%s lacks %q", what, sub)
+		}
+	}
+}
+
+// pkg names a guest program under testdata.
+func pkg(name string) []string { return []string{"testdata/" + name} }
