@@ -41,6 +41,8 @@
 //     tables come from the frame allocator and are never freed.
 //   - kernelspace.go: BuildKernelSpace (direct map + image with W^X),
 //     MapKernelStack/FreeKernelStack (guard page below each stack).
+//   - mmio.go: MapMMIO, uncached supervisor mappings of device registers
+//     (LAPIC, I/O APIC) next to the direct map.
 //   - vma.go, mmap.go, madvise.go, fault.go: the user address space.
 //   - hooks.go: FlushTLB/FlushAll, which the kernel points at INVLPG and a
 //     CR3 reload (kernel/arch/amd64); lock.go: the mm lock.
@@ -55,6 +57,10 @@
 //  2. FlushTLB/FlushAll = arch hooks.
 //  3. BuildKernelSpace(ram, image) → load CR3 = pt.Root (with EFER.NXE and
 //     CR4.PGE set first), then SetPhysOffset(DirectMapBase).
+//     From here on only the new map exists: boot structures (multiboot
+//     info, command line) are read at PhysToVirt(pa) (the low 16 MiB are
+//     always direct mapped), and device registers at the address MapMMIO
+//     returns — the boot identity map of 0..4 GiB is gone.
 //  4. MapKernelStack(i) per CPU/thread; Space.RegisterFixed for the
 //     initial user stack (then UserRange(stack, size, true) to pre-fault it
 //     before writing argv/envp/auxv).
@@ -71,11 +77,17 @@
 // Everything here may run before the Go runtime is initialised and inside
 // trap handlers. Therefore: no heap allocation, no maps, no fmt, no
 // interfaces that escape, no reliance on init() (all state is statically
-// zero package-level arrays and integers), and no Go pointers stored in
-// globals (physical addresses are uintptr). Functions contain no recursion
-// and small frames; they must run on a stack with valid g bounds, as all
-// kernel Go code must (see runtime-contract §2.5). Panics are raised only for
-// kernel bugs (re-entry, freeing an invalid frame) with constant strings.
+// zero package-level arrays and integers; the hooks are func values set once
+// at boot), and no Go pointers stored in globals (physical addresses are
+// uintptr). TestNoAllocations checks the entry points with
+// testing.AllocsPerRun. The only runtime routines reached are memmove and
+// the panic paths (bounds checks, kernel bugs).
+//
+// Stack: prologues keep their split checks, so the code must run on a kernel
+// g whose stack bounds are valid (runtime-contract §2.5). There is no
+// recursion; frames are at most ~128 bytes and call chains a handful deep,
+// so well under 1 KiB is used. Panics are raised only for kernel bugs
+// (re-entry, freeing an invalid frame) with constant strings.
 //
 // # Locking
 //
