@@ -239,3 +239,14 @@ func FreeKernelStack(i int) Errno {
 	}
 	return OK
 }
+
+// StackGuardHit reports whether va lies in the guard page of kernel stack i,
+// so that the #PF handler can report "kernel stack i overflow" instead of a
+// bare fault address.
+func StackGuardHit(va uintptr) (i int, ok bool) {
+	if va < KernelStackBase || va >= KernelStackBase+MaxKernelStacks*KernelStackSlot {
+		return 0, false
+	}
+	off := va - KernelStackBase
+	return int(off / KernelStackSlot), off%KernelStackSlot < KernelStackGuard
+}

@@ -182,3 +182,23 @@ func TestMapKernelStackGuard(t *testing.T) {
 		t.Fatalf("re-map after free: %#x %v", top, err)
 	}
 }
+
+func TestStackGuardHit(t *testing.T) {
+	for _, c := range []struct {
+		va uintptr
+		i  int
+		ok bool
+	}{
+		{KernelStackBase, 0, true},
+		{KernelStackBase + KernelStackGuard - 1, 0, true},
+		{KernelStackBase + KernelStackGuard, 0, false},
+		{KernelStackBase + 3*KernelStackSlot + 8, 3, true},
+		{KernelStackBase - 8, 0, false},
+		{KernelStackBase + MaxKernelStacks*KernelStackSlot, 0, false},
+	} {
+		i, ok := StackGuardHit(c.va)
+		if ok != c.ok || ok && i != c.i {
+			t.Errorf("StackGuardHit(%#x) = %d,%v want %d,%v", c.va, i, ok, c.i, c.ok)
+		}
+	}
+}

@@ -76,8 +76,8 @@ func (as *AddressSpace) Reset(pt PageTable) {
 	unlockMM()
 }
 
-// VMAs returns the number of VMAs and a copy of the i-th one (for dumps and
-// tests).
+// VMA returns a copy of the i-th VMA in address order (for dumps and
+// tests); ok is false past the end.
 func (as *AddressSpace) VMA(i int) (VMA, bool) {
 	if i < 0 || i >= as.n {
 		return VMA{}, false
