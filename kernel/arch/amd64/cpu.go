@@ -51,6 +51,8 @@ type CPU struct {
 	fpArea    uintptr // FXSAVE area (512 bytes, 16-aligned) of the thread about to be resumed/saved
 	inKernel  uintptr // nonzero while kernel Go code runs on this CPU
 	id        uintptr // index into cpus
+	// Kernel stack to switch to on Enter (UseKernelStack).
+	nextStackLo, nextStackHi uintptr
 	ktls      [2]uintptr
 	kg        kernelG
 	km        kernelM
@@ -76,4 +78,11 @@ func (c *CPU) setKernelStack(lo, hi uintptr) {
 	c.self = uintptr(unsafe.Pointer(c))
 	c.ktls[0] = uintptr(unsafe.Pointer(&c.kg))
 	c.kernelFS = uintptr(unsafe.Pointer(&c.ktls[1]))
+}
+
+// UseKernelStack moves this core's traps onto the kernel stack [lo, hi) (TSS.RSP0, the SYSCALL
+// stack and the kernel g's bounds) from the moment Enter leaves for user mode: until then the
+// caller keeps running on its current stack, whose bounds the kernel g must keep describing.
+func (c *CPU) UseKernelStack(lo, hi uintptr) {
+	c.nextStackLo, c.nextStackHi = lo, hi
 }

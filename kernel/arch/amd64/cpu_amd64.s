@@ -128,3 +128,53 @@ TEXT ·cpuid(SB),NOSPLIT,$0-24
 	MOVL	CX, c+16(FP)
 	MOVL	DX, d+20(FP)
 	RET
+
+// func hwrandom() (uint64, bool)
+// RDSEED (0F C7 /7) draws from the entropy source, RDRAND (0F C7 /6) from the DRBG; CF=1 means a
+// valid value. Retry a few times as the SDM recommends (Vol. 1 §7.3.17.1), RDSEED first.
+TEXT ·hwrandom(SB),NOSPLIT,$0-9
+	MOVL	$7, AX
+	XORL	CX, CX
+	CPUID
+	BTL	$18, BX		// CPUID.(EAX=7,ECX=0):EBX.RDSEED
+	JCC	tryrdrand
+	MOVL	$16, CX
+seedloop:
+	BYTE $0x48; BYTE $0x0f; BYTE $0xc7; BYTE $0xf8	// rdseed rax
+	JCS	ok
+	DECL	CX
+	JNZ	seedloop
+tryrdrand:
+	MOVL	$1, AX
+	CPUID
+	BTL	$30, CX		// CPUID.1:ECX.RDRAND
+	JCC	fail
+	MOVL	$16, CX
+randloop:
+	BYTE $0x48; BYTE $0x0f; BYTE $0xc7; BYTE $0xf0	// rdrand rax
+	JCS	ok
+	DECL	CX
+	JNZ	randloop
+fail:
+	MOVQ	$0, ret+0(FP)
+	MOVB	$0, ret1+8(FP)
+	RET
+ok:
+	MOVQ	AX, ret+0(FP)
+	MOVB	$1, ret1+8(FP)
+	RET
+
+// func mmioRead32(addr uintptr) uint32
+// Device registers are read in assembly so that the access is exactly one 32-bit load.
+TEXT ·mmioRead32(SB),NOSPLIT,$0-12
+	MOVQ	addr+0(FP), AX
+	MOVL	(AX), AX
+	MOVL	AX, ret+8(FP)
+	RET
+
+// func mmioWrite32(addr uintptr, v uint32)
+TEXT ·mmioWrite32(SB),NOSPLIT,$0-12
+	MOVQ	addr+0(FP), AX
+	MOVL	v+8(FP), BX
+	MOVL	BX, (AX)
+	RET

@@ -18,3 +18,5 @@ func lgdt(p uintptr)
 func lidt(p uintptr)
 func ltr(sel uint16)
 func cpuid(leaf, sub uint32) (a, b, c, d uint32)
+func mmioRead32(addr uintptr) uint32
+func mmioWrite32(addr uintptr, v uint32)

@@ -1,0 +1,86 @@
+package amd64
+
+import "unsafe"
+
+// idt holds 256 interrupt-gate descriptors (SDM Vol. 3A §6.14.1, Figure 6-8). Interrupt gates clear
+// IF, so the kernel always runs with interrupts off: it is a non-preemptible kernel whose handlers
+// are short, and whose only waiting is done by returning to another thread or to the idle loop.
+var idt [256][2]uint64
+
+var idtPtr descPtr
+
+// Exception vectors (SDM Vol. 3A §6.3.1, Table 6-1).
+const (
+	VecDivide     = 0
+	VecDebug      = 1
+	VecNMI        = 2
+	VecBreakpoint = 3
+	VecInvalidOp  = 6
+	VecNoFPU      = 7
+	VecDouble     = 8
+	VecGP         = 13
+	VecPage       = 14
+	VecFPU        = 16
+	VecAlign      = 17
+	VecMachine    = 18
+	VecSIMD       = 19
+
+	// Device and inter-processor interrupts (the kernel's choice, above the 32 reserved vectors).
+	VecTimer    = 0x20
+	VecWakeup   = 0x21 // IPI: work was readied for this core (sched wakep)
+	VecSpurious = 0xff
+)
+
+// vectorStubStride is the distance between the per-vector entry stubs in trap_amd64.s.
+const vectorStubStride = 16
+
+func vectorStubs() uintptr // trap_amd64.s
+func syscallEntry()        // trap_amd64.s
+func syscallEntryAddr() uintptr
+func reloadSegments()
+
+func setGate(vec int, handler uintptr, ist int) {
+	idt[vec][0] = uint64(handler&0xffff) | uint64(KernelCS)<<16 | uint64(ist)<<32 |
+		0x8e<<40 | uint64(handler>>16&0xffff)<<48 // P, DPL0, type 0xE (64-bit interrupt gate)
+	idt[vec][1] = uint64(handler >> 32)
+}
+
+// loadIDT fills the IDT (once) and loads it on the calling core.
+func loadIDT(first bool) {
+	if first {
+		base := vectorStubs()
+		for v := 0; v < 256; v++ {
+			ist := 0
+			switch v {
+			case VecDouble:
+				ist = 1
+			case VecNMI, VecMachine:
+				ist = 2
+			}
+			setGate(v, base+uintptr(v*vectorStubStride), ist)
+		}
+		idtPtr.set(uintptr(unsafe.Pointer(&idt)), int(unsafe.Sizeof(idt)))
+	}
+	lidt(uintptr(unsafe.Pointer(&idtPtr)))
+}
+
+// Model-specific registers for SYSCALL (SDM Vol. 3A §5.8.8) and segment bases (§3.4.4).
+const (
+	msrEFER         = 0xc0000080
+	msrSTAR         = 0xc0000081
+	msrLSTAR        = 0xc0000082
+	msrFMASK        = 0xc0000084
+	msrFSBase       = 0xc0000100
+	msrGSBase       = 0xc0000101
+	msrKernelGSBase = 0xc0000102
+	msrAPICBase     = 0x1b
+)
+
+// initSyscall programs SYSCALL: entry point, selectors, and the RFLAGS bits cleared on entry (IF so
+// the entry runs with interrupts off, DF for the ABI, TF and AC for safety).
+func initSyscall() {
+	wrmsr(msrSTAR, uint64(KernelCS)<<32|uint64(0x18)<<48)
+	wrmsr(msrLSTAR, uint64(syscallEntryAddr()))
+	wrmsr(msrFMASK, FlagIF|FlagDF|FlagTF|FlagAC)
+	wrmsr(msrEFER, rdmsr(msrEFER)|1) // SCE
+}

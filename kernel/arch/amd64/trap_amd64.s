@@ -1,0 +1,166 @@
+// Kernel entry and exit: interrupts, exceptions and SYSCALL all become a Frame (frame.go) on the
+// core's kernel stack, then Go's trap() decides which Frame to resume.
+//
+// Rules for this file: interrupts are off throughout (interrupt gates and IA32_FMASK clear IF);
+// GS base always holds the core's CPU struct (Go never uses GS), reached with an explicit 0x65
+// segment prefix on absolute-addressed instructions; nothing here may touch a user stack.
+
+#include "textflag.h"
+#include "go_asm.h"
+
+#define GS	BYTE $0x65
+#define MSR_FS_BASE	0xc0000100
+#define FRAME_GPRS	(15*8)
+
+// func vectorStubs() uintptr
+TEXT ·vectorStubs(SB),NOSPLIT,$0-8
+	LEAQ	·vectorStubTable(SB), AX
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func syscallEntryAddr() uintptr
+TEXT ·syscallEntryAddr(SB),NOSPLIT,$0-8
+	LEAQ	·syscallEntry(SB), AX
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func reloadSegments()
+// Reload CS with a far return and the data segments after LGDT.
+TEXT ·reloadSegments(SB),NOSPLIT,$0-0
+	MOVL	$0x10, AX
+	MOVW	AX, DS
+	MOVW	AX, ES
+	MOVW	AX, SS
+	POPQ	AX		// return address
+	PUSHQ	$0x08
+	PUSHQ	AX
+	BYTE	$0x48; BYTE $0xcb	// retfq
+	
+// syscallEntry is IA32_LSTAR. SYSCALL (SDM Vol. 2B) saved RIP in RCX and RFLAGS in R11, cleared
+// the IA32_FMASK bits and switched to CPL 0 — but did not switch stacks, so the first thing is to
+// leave the user stack for the core's kernel stack, then build an interrupt-shaped frame.
+TEXT ·syscallEntry(SB),NOSPLIT|NOFRAME,$0
+	GS; MOVQ	SP, CPU_userSP
+	GS; MOVQ	CPU_kstackTop, SP
+	PUSHQ	$0x23			// SS: UserDS
+	GS; PUSHQ	CPU_userSP	// RSP
+	PUSHQ	R11			// RFLAGS
+	PUSHQ	$0x2b			// CS: UserCS
+	PUSHQ	CX			// RIP
+	PUSHQ	$0			// error code
+	PUSHQ	$0x100			// VectorSyscall
+	JMP	·trapCommon(SB)
+
+// trapCommon completes the Frame, saves the interrupted FP state, switches FS to the kernel TLS,
+// calls trap(frame) and resumes the Frame it returns (nil: idle this core).
+TEXT ·trapCommon(SB),NOSPLIT|NOFRAME,$0
+	SUBQ	$FRAME_GPRS, SP
+	MOVQ	R15, 0(SP)
+	MOVQ	R14, 8(SP)
+	MOVQ	R13, 16(SP)
+	MOVQ	R12, 24(SP)
+	MOVQ	R11, 32(SP)
+	MOVQ	R10, 40(SP)
+	MOVQ	R9, 48(SP)
+	MOVQ	R8, 56(SP)
+	MOVQ	BP, 64(SP)
+	MOVQ	DI, 72(SP)
+	MOVQ	SI, 80(SP)
+	MOVQ	DX, 88(SP)
+	MOVQ	CX, 96(SP)
+	MOVQ	BX, 104(SP)
+	MOVQ	AX, 112(SP)
+	CLD
+
+	// The interrupted thread's x87/SSE state belongs to it: kernel Go code uses XMM registers.
+	// From CPL 0 the only interruptible code is the idle loop, which has no FP state.
+	TESTQ	$3, (FRAME_GPRS+24)(SP)	// Frame.CS
+	JZ	kernelmode
+	GS; MOVQ	CPU_fpArea, AX
+	FXSAVE64	(AX)
+kernelmode:
+	// FS → kernel TLS, so Go code finds the kernel g at FS:-8.
+	GS; MOVQ	CPU_kernelFS, AX
+	MOVQ	AX, DX
+	SHRQ	$32, DX
+	MOVL	$MSR_FS_BASE, CX
+	WRMSR
+	GS; MOVQ	$1, CPU_inKernel
+	XORPS	X15, X15
+	SUBQ	$8, SP
+	MOVL	$0x1f80, 0(SP)
+	LDMXCSR	0(SP)	// Go ABI: round-to-nearest, exceptions masked
+	ADDQ	$8, SP
+
+	MOVQ	SP, AX
+	SUBQ	$16, SP
+	MOVQ	AX, 0(SP)
+	CALL	·trap(SB)
+	MOVQ	8(SP), AX
+	JMP	·resume(SB)
+
+// resume(AX = *Frame) returns to the interrupted context described by the frame: it restores the
+// FP state (CPU.fpArea), FS base (CPU.userFS) and general registers, then IRETQ. AX = 0 idles the
+// core: wait for an interrupt on an empty kernel stack, which re-enters trapCommon.
+TEXT ·resume(SB),NOSPLIT|NOFRAME,$0
+	// resume never returns to its caller, so BP is not a frame pointer here; the read below only
+	// tells go vet's framepointer check that loading the thread's BP later is intended.
+	MOVQ	BP, R15
+	TESTQ	AX, AX
+	JZ	idle
+	MOVQ	AX, BX
+	TESTQ	$3, (FRAME_GPRS+24)(BX)
+	JZ	restore
+	GS; MOVQ	CPU_fpArea, AX
+	FXRSTOR64	(AX)
+	GS; MOVQ	CPU_userFS, AX
+	MOVQ	AX, DX
+	SHRQ	$32, DX
+	MOVL	$MSR_FS_BASE, CX
+	WRMSR
+restore:
+	GS; MOVQ	$0, CPU_inKernel
+	MOVQ	BX, SP
+	MOVQ	0(SP), R15
+	MOVQ	8(SP), R14
+	MOVQ	16(SP), R13
+	MOVQ	24(SP), R12
+	MOVQ	32(SP), R11
+	MOVQ	40(SP), R10
+	MOVQ	48(SP), R9
+	MOVQ	56(SP), R8
+	MOVQ	64(SP), BP
+	MOVQ	72(SP), DI
+	MOVQ	80(SP), SI
+	MOVQ	88(SP), DX
+	MOVQ	96(SP), CX
+	MOVQ	104(SP), BX
+	MOVQ	112(SP), AX
+	ADDQ	$(FRAME_GPRS+16), SP	// GPRs, vector, error code
+	IRETQ
+
+idle:
+	GS; MOVQ	$0, CPU_inKernel
+	GS; MOVQ	CPU_kstackTop, SP
+idleloop:
+	STI
+	HLT
+	CLI
+	JMP	idleloop
+
+// func enterFirst(f *Frame)
+TEXT ·enterFirst(SB),NOSPLIT,$0-8
+	MOVQ	f+0(FP), AX
+	JMP	·resume(SB)
+
+// func rt0Addr() uintptr
+TEXT ·rt0Addr(SB),NOSPLIT,$0-8
+	LEAQ	_rt0_amd64_linux(SB), AX
+	MOVQ	AX, ret+0(FP)
+	RET
+
+// func currentCPU() *CPU
+TEXT ·currentCPU(SB),NOSPLIT,$0-8
+	GS; MOVQ	CPU_self, AX
+	MOVQ	AX, ret+0(FP)
+	RET

@@ -1,0 +1,150 @@
+package kernel
+
+// The kernel command line (docs/contract.md): space-separated tokens, bytes outside
+// [A-Za-z0-9._/=:,+-] written %XX; "KEY=VALUE" kernel options, then "--", then argv[1:].
+//
+// Decoded strings are kept in one static arena because they become the program's argv and envp:
+// the Go runtime never copies argv (runtime-contract §1.3), so they must live forever.
+
+const (
+	maxArgs = 64
+	maxEnv  = 64
+)
+
+type strRef struct{ off, n int }
+
+var cmd struct {
+	arena  [8192]byte
+	used   int
+	argv0  strRef
+	args   [maxArgs]strRef
+	nargs  int
+	env    [maxEnv]strRef
+	nenv   int
+	sched  strRef
+	klog   bool
+	faultT strRef // fault=KIND: deliberately fault in the kernel (tests of the fault report)
+	bad    bool   // the command line was malformed (reported once the console is up)
+}
+
+func (r strRef) bytes() []byte { return cmd.arena[r.off : r.off+r.n] }
+
+func (r strRef) equals(s string) bool {
+	if r.n != len(s) {
+		return false
+	}
+	for i := 0; i < r.n; i++ {
+		if cmd.arena[r.off+i] != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// decodeToken %-decodes tok into the arena (NUL-terminated for C-style argv) and returns it.
+func decodeToken(tok []byte) (strRef, bool) {
+	start := cmd.used
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c == '%' {
+			if i+2 >= len(tok) {
+				return strRef{}, false
+			}
+			hi, ok1 := unhex(tok[i+1])
+			lo, ok2 := unhex(tok[i+2])
+			if !ok1 || !ok2 {
+				return strRef{}, false
+			}
+			c = hi<<4 | lo
+			i += 2
+		}
+		if cmd.used >= len(cmd.arena)-1 {
+			return strRef{}, false
+		}
+		cmd.arena[cmd.used] = c
+		cmd.used++
+	}
+	cmd.arena[cmd.used] = 0
+	cmd.used++
+	return strRef{start, cmd.used - 1 - start}, true
+}
+
+func hasPrefix(b []byte, p string) bool {
+	if len(b) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if b[i] != p[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// parseCmdline fills cmd from line.
+func parseCmdline(line []byte) {
+	inArgs := false
+	for i := 0; i < len(line); {
+		for i < len(line) && line[i] == ' ' {
+			i++
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' {
+			j++
+		}
+		if i == j {
+			break
+		}
+		tok := line[i:j]
+		i = j
+		if !inArgs && len(tok) == 2 && tok[0] == '-' && tok[1] == '-' {
+			inArgs = true
+			continue
+		}
+		r, ok := decodeToken(tok)
+		if !ok {
+			cmd.bad = true
+			continue
+		}
+		if inArgs {
+			if cmd.nargs < maxArgs {
+				cmd.args[cmd.nargs] = r
+				cmd.nargs++
+			} else {
+				cmd.bad = true
+			}
+			continue
+		}
+		b := r.bytes()
+		switch {
+		case hasPrefix(b, "argv0="):
+			cmd.argv0 = strRef{r.off + 6, r.n - 6}
+		case hasPrefix(b, "env="):
+			if cmd.nenv < maxEnv {
+				cmd.env[cmd.nenv] = strRef{r.off + 4, r.n - 4}
+				cmd.nenv++
+			}
+		case hasPrefix(b, "sched="):
+			cmd.sched = strRef{r.off + 6, r.n - 6}
+		case hasPrefix(b, "klog="):
+			cmd.klog = r.n > 5 && b[5] == '1'
+		case hasPrefix(b, "fault="):
+			cmd.faultT = strRef{r.off + 6, r.n - 6}
+		default:
+			// Unknown options are ignored, like Linux's handling of unknown boot parameters,
+			// but not silently: kernelMain logs them.
+		}
+	}
+}

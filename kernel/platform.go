@@ -1,0 +1,27 @@
+package kernel
+
+import (
+	"gmpos/kernel/arch/amd64"
+	"gmpos/sched"
+)
+
+// platform implements sched.Platform for the real machine.
+type platform struct{}
+
+var plat platform
+
+// Now is the monotonic clock (clock.go).
+func (platform) Now() int64 { return nanotime() }
+
+// WakeM sends the wake-up IPI to the core that owns P pid; with a single core there is nobody else
+// to wake: the core itself will call Schedule on its way out of the kernel.
+func (platform) WakeM(pid int) {
+	if pid != amd64.Current().ID() {
+		sendWakeup(pid)
+	}
+}
+
+// ParkM: the caller halts the core (resume with a nil frame), nothing to record.
+func (platform) ParkM(pid int) {}
+
+var _ sched.Platform = platform{}

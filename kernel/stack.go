@@ -1,0 +1,133 @@
+package kernel
+
+import (
+	"gmpos/kernel/arch/amd64"
+	"gmpos/kernel/mm"
+)
+
+// The initial user stack: an 8 MiB demand-zero VMA below the top of the user half, holding the
+// System V process image the Go runtime reads at _rt0_amd64_linux (runtime-contract §1.3, §1.4):
+//
+//	SP → argc, argv[0..argc-1], NULL, envp..., NULL, auxv (tag, value)..., AT_NULL
+//	     ... strings (argv, envp) and the 16 AT_RANDOM bytes higher up
+const (
+	userStackTop  = 0x7fff_fff0_0000
+	userStackSize = 8 << 20
+)
+
+// Auxiliary vector tags (System V ABI AMD64 supplement §3.4.3; Linux include/uapi/linux/auxvec.h).
+const (
+	atNull   = 0
+	atPagesz = 6
+	atClktck = 17
+	atHwcap  = 16
+	atSecure = 23
+	atRandom = 25
+	atExecfn = 31
+)
+
+// userWriter appends words and strings to the stack image, growing down from the top.
+type userWriter struct{ sp uintptr }
+
+func (w *userWriter) bytes(b []byte) uintptr {
+	w.sp -= uintptr(len(b)) + 1
+	dst := w.sp
+	for i := range b {
+		*(*byte)(ptr(dst + uintptr(i))) = b[i]
+	}
+	*(*byte)(ptr(dst + uintptr(len(b)))) = 0
+	return dst
+}
+
+func (w *userWriter) word(v uint64) {
+	w.sp -= 8
+	*(*uint64)(ptr(w.sp)) = v
+}
+
+// buildUserStack maps the stack VMA, writes the process image and returns the initial SP.
+func buildUserStack() (uintptr, bool) {
+	base := uintptr(userStackTop - userStackSize)
+	if mm.Space.RegisterFixed(base, userStackSize, mm.PROT_READ|mm.PROT_WRITE) != mm.OK {
+		return 0, false
+	}
+	// The image spans at most a few pages at the top; fault them in before the kernel writes.
+	if !mm.Space.UserRange(userStackTop-64<<10, 64<<10, true) {
+		return 0, false
+	}
+	w := userWriter{sp: userStackTop}
+
+	var random [16]byte
+	for i := 0; i < 16; i += 8 {
+		v := entropy()
+		for j := 0; j < 8; j++ {
+			random[i+j] = byte(v >> (8 * j))
+		}
+	}
+	w.sp -= 16
+	randomAddr := w.sp
+	for i := range random {
+		*(*byte)(ptr(randomAddr + uintptr(i))) = random[i]
+	}
+
+	var argv [maxArgs + 1]uintptr
+	var envp [maxEnv + 1]uintptr
+	if cmd.argv0.n > 0 {
+		argv[0] = w.bytes(cmd.argv0.bytes())
+	} else {
+		argv[0] = w.bytes([]byte("gmpos"))
+	}
+	argc := 1
+	for i := 0; i < cmd.nargs; i++ {
+		argv[argc] = w.bytes(cmd.args[i].bytes())
+		argc++
+	}
+	nenv := 0
+	for i := 0; i < cmd.nenv; i++ {
+		envp[nenv] = w.bytes(cmd.env[i].bytes())
+		nenv++
+	}
+	w.sp &^= 15
+
+	// Count the words below so that the final SP (at argc) is 16-byte aligned, as the ABI wants
+	// at process entry.
+	words := 1 + argc + 1 + nenv + 1 + 2*6
+	if words%2 != 0 {
+		w.word(0)
+	}
+	aux := [...][2]uint64{
+		{atPagesz, mm.PageSize},
+		{atClktck, 100},
+		{atRandom, uint64(randomAddr)},
+		{atSecure, 0},
+		{atExecfn, uint64(argv[0])},
+	}
+	w.word(0) // AT_NULL value
+	w.word(atNull)
+	for i := len(aux) - 1; i >= 0; i-- {
+		w.word(aux[i][1])
+		w.word(aux[i][0])
+	}
+	w.word(0)
+	for i := nenv - 1; i >= 0; i-- {
+		w.word(uint64(envp[i]))
+	}
+	w.word(0)
+	for i := argc - 1; i >= 0; i-- {
+		w.word(uint64(argv[i]))
+	}
+	w.word(uint64(argc))
+	return w.sp, true
+}
+
+// entropy returns 64 random bits from RDSEED/RDRAND, or a TSC-derived value on CPUs without them
+// (documented weakness: only the AT_RANDOM seed and getrandom use it, and QEMU's -cpu max has both).
+func entropy() uint64 {
+	if v, ok := amd64.Random(); ok {
+		return v
+	}
+	x := amd64.TSC()
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	return x
+}
