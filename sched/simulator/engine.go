@@ -94,6 +94,7 @@ type GStat struct {
 	Label    string
 	Created  Time
 	Exited   Time // 0 if it never exited
+	Demand   Time // CPU time its script asked for (sum of OpRun)
 	Run      Time // CPU time received
 	Wait     Time // total run-queue wait
 	MaxWait  Time // longest single run-queue wait
@@ -318,6 +319,7 @@ func (e *engine) advance(c int) error {
 				return fmt.Errorf("G%d (%s) step %d: negative run time", sg.uid, sg.label, sg.step-1)
 			}
 			sg.remaining = op.D
+			e.stats[sg.uid-1].Demand += op.D
 		case OpSpawn:
 			if op.Child == nil {
 				return fmt.Errorf("G%d (%s) step %d: spawn without a child", sg.uid, sg.label, sg.step-1)

@@ -72,6 +72,7 @@ func Wait(sem int) Op                        { return Op{Kind: OpWait, Sem: sem}
 func Sleep(d Time) Op                        { return Op{Kind: OpSleep, D: d} }
 func Net(d Time) Op                          { return Op{Kind: OpNet, D: d} }
 func Yield() Op                              { return Op{Kind: OpYield} }
+func GoYield() Op                            { return Op{Kind: OpGoYield} }
 func Exit() Op                               { return Op{Kind: OpExit} }
 func uniform(r *rand.Rand, lo, hi Time) Time { return lo + r.Int64N(hi-lo+1) }
 

@@ -8,4 +8,3 @@ var (
 
 func entry32()
 func entry64()
-

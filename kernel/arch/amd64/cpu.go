@@ -53,9 +53,9 @@ type CPU struct {
 	id        uintptr // index into cpus
 	// Kernel stack to switch to on Enter (UseKernelStack).
 	nextStackLo, nextStackHi uintptr
-	ktls      [2]uintptr
-	kg        kernelG
-	km        kernelM
+	ktls                     [2]uintptr
+	kg                       kernelG
+	km                       kernelM
 }
 
 // cpus holds every core's state; cpus[0] is the bootstrap processor.

@@ -61,10 +61,10 @@ func loadGDT(id int) {
 	g[5] = 0x00affa000000ffff // user code 64: P, DPL3, L
 
 	t := &tsss[id]
-	setTSSWord64(t, 4, uint64(cpus[id].kstackTop))                                        // RSP0
-	setTSSWord64(t, 36, uint64(uintptr(unsafe.Pointer(&istStacks[id][0]))+8192))        // IST1
-	setTSSWord64(t, 44, uint64(uintptr(unsafe.Pointer(&istStacks[id][1]))+8192))        // IST2
-	t[25] = uint32(unsafe.Sizeof(*t)) << 16                                               // I/O map base: none
+	setTSSWord64(t, 4, uint64(cpus[id].kstackTop))                               // RSP0
+	setTSSWord64(t, 36, uint64(uintptr(unsafe.Pointer(&istStacks[id][0]))+8192)) // IST1
+	setTSSWord64(t, 44, uint64(uintptr(unsafe.Pointer(&istStacks[id][1]))+8192)) // IST2
+	t[25] = uint32(unsafe.Sizeof(*t)) << 16                                      // I/O map base: none
 
 	base := uint64(uintptr(unsafe.Pointer(t)))
 	limit := uint64(unsafe.Sizeof(*t) - 1)
