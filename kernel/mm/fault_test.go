@@ -231,7 +231,7 @@ func TestRegisterFixed(t *testing.T) {
 	if err := Space.RegisterFixed(0, PageSize, PROT_READ); err != EINVAL {
 		t.Fatalf("page 0 = %v", err)
 	}
-	if !UserRange(stack, 64<<10, true) {
+	if !Space.UserRange(stack, 64<<10, true) {
 		t.Fatal("stack not usable")
 	}
 	if err := Space.Munmap(stack, PageSize); err != EPERM {

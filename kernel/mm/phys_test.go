@@ -123,3 +123,26 @@ func TestFreeListBeforeBump(t *testing.T) {
 		t.Fatalf("free %d, want 5", free)
 	}
 }
+
+// Entering mm while it is active (a fault inside mm, or a second CPU) must
+// panic rather than corrupt the lists.
+func TestReentryPanics(t *testing.T) {
+	boot(t, testRAM)
+	lockMM()
+	defer func() {
+		unlockMM()
+		if recover() == nil {
+			t.Fatal("re-entry not detected")
+		}
+	}()
+	HandleFault(0x3000_0000_0000, false, false, true)
+}
+
+func TestErrnoString(t *testing.T) {
+	for e, s := range map[Errno]string{OK: "OK", EPERM: "EPERM", ENOMEM: "ENOMEM", EFAULT: "EFAULT",
+		EEXIST: "EEXIST", ENODEV: "ENODEV", EINVAL: "EINVAL", 99: "E?"} {
+		if e.String() != s {
+			t.Errorf("%d.String() = %q", uintptr(e), e.String())
+		}
+	}
+}
