@@ -86,6 +86,7 @@ func run(argv []string) int {
 	fs.StringVar(&cfg.Accel, "accel", "tcg", "accelerator: tcg or kvm (kvm adds -cpu host,-arch-capabilities)")
 	fs.StringVar(&cfg.Machine.Machine, "machine", "q35", "machine type: q35 or pc")
 	fs.BoolVar(&cfg.Verbose, "v", false, "print the build and QEMU commands and boot timings")
+	stats := fs.Bool("stats", false, "print build time and boot timings (QEMU start → kernel entry → first output) at exit")
 	var kopts multiFlag
 	fs.Var(&kopts, "kopt", "kernel option KEY=VALUE (repeatable), e.g. sched=gmp, env=NAME=VALUE, klog=1")
 	fs.BoolVar(&cfg.GDB, "gdb", false, "start QEMU with -s -S and wait for gdb on :1234")
@@ -125,7 +126,7 @@ func run(argv []string) int {
 	if res.Why != "" {
 		fmt.Fprintf(os.Stderr, "gmpos: %s\n", res.Why)
 	}
-	if cfg.Verbose {
+	if cfg.Verbose || *stats {
 		ms := func(a, b time.Time) string {
 			if a.IsZero() || b.IsZero() {
 				return "n/a"
