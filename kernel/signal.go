@@ -166,10 +166,12 @@ func deliverSignals(t *Thread, gp sched.GID, cpu int) {
 	fpstate := sp
 	sp -= siginfoSize
 	info := sp
-	sp -= ucSize
+	// uc must sit right above the return address (rt_sigreturn finds it at the user SP once the
+	// handler's RET has popped pretcode), and the handler must start with SP ≡ 8 (mod 16) as if
+	// called: so align uc to 16 and put pretcode just below it.
+	sp = (sp - ucSize) &^ 15
 	uc := sp
 	sp -= 8 // pretcode: the handler returns into sa_restorer
-	sp = (sp &^ 15) - 8
 	if !mm.Space.UserRange(sp, fpstate+fpstateSize-sp, true) {
 		// No room for the frame: Linux forces SIGSEGV (signal_setup_done → force_sigsegv).
 		fatalSignal(t, sig)
@@ -219,6 +221,11 @@ func deliverSignals(t *Thread, gp sched.GID, cpu int) {
 	}
 	store64(sp, act.restorer)
 
+	if cmd.klog {
+		var k kbuf
+		k.s("log signal ").d(int64(sig)).s(" tid=").d(int64(t.tid)).s(" ip=").x(f.IP).s(" sp=").x(f.SP).
+			s(" code=").d(int64(code)).s(" addr=").x(uint64(addr)).s(" frame=").x(uint64(sp)).record()
+	}
 	f.IP = act.handler
 	f.SP = uint64(sp)
 	f.DI = uint64(sig)

@@ -160,6 +160,10 @@ func userException(t *Thread, f *amd64.Frame) {
 		if ok {
 			return
 		}
+		if code == mm.FaultOOM {
+			outOfMemory(t, addr)
+			return
+		}
 		if code == 0 {
 			code = segvMapErr
 		}
@@ -177,4 +181,15 @@ func userException(t *Thread, f *amd64.Frame) {
 	default: // #GP and the rest: SIGSEGV with SI_KERNEL and no address, as Linux reports #GP
 		postFault(t, sigSEGV, siKernel, 0)
 	}
+}
+
+// outOfMemory handles a demand-paging fault that found no free frame. Linux would invoke the OOM
+// killer; gmpos has one process, so it ends it with the status the OOM killer's SIGKILL gives.
+func outOfMemory(t *Thread, addr uintptr) {
+	var k kbuf
+	total, free := mm.FrameCounts()
+	k.s("gmpos: out of memory: thread ").d(int64(t.tid)).s(" faulted at ").x(uint64(addr)).
+		s(" with ").d(int64(free)).s(" of ").d(int64(total)).s(" frames free\n").to(consolePort(2))
+	k.s("log out of memory").record()
+	exitProcess(128 + sigKILL)
 }
