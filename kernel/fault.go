@@ -31,6 +31,11 @@ func kernelFault(f *amd64.Frame, why string) {
 	var k kbuf
 	p := &kuart.Stderr
 	k.s("\n=== gmpos kernel fault ===\n").to(p)
+	if why == "" && (f.Vector == 8 || f.Vector == 14) {
+		if i, hit := mm.StackGuardHit(amd64.CR2()); hit {
+			k.s("reason: kernel stack overflow (guard page of kernel stack ").d(int64(i)).s(")\n").to(p)
+		}
+	}
 	if why != "" {
 		k.s("reason: ").s(why).c('\n').to(p)
 	}
@@ -106,4 +111,15 @@ func kernelFault(f *amd64.Frame, why string) {
 func deliberateFault() {
 	bad := uintptr(0xffff_f000_dead_0000)
 	_ = *(*uint64)(ptr(bad))
+}
+
+// kernelRecurse exhausts the kernel stack (gmpos_info(infoFault, 2)): the kernel g's stack bound
+// sends the prologue to runtime.morestack, which refuses to grow a g0 stack and aborts; the guard
+// page below the stack catches anything that skips the check.
+//
+//go:noinline
+func kernelRecurse(n int) int {
+	var pad [256]byte
+	pad[n%256] = byte(n)
+	return kernelRecurse(n+1) + int(pad[(n+7)%256])
 }

@@ -299,6 +299,9 @@ func sysGmposInfoCall(req int, buf, n uintptr) int64 {
 		}
 		return 0
 	case infoFault:
+		if buf == 2 {
+			kernelRecurse(0)
+		}
 		deliberateFault()
 		return 0
 	case infoPolicy:

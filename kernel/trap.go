@@ -28,8 +28,8 @@ func trap(f *amd64.Frame) *amd64.Frame {
 
 	switch {
 	case f.Vector == amd64.VectorSyscall:
-		if t == nil {
-			kernelFault(f, "system call from kernel mode")
+		if !f.FromUser() {
+			return kernelSyscall(f)
 		}
 		syscall(t, gp, cpu)
 	case f.Vector < 32:
@@ -192,4 +192,22 @@ func outOfMemory(t *Thread, addr uintptr) {
 		s(" with ").d(int64(free)).s(" of ").d(int64(total)).s(" frames free\n").to(consolePort(2))
 	k.s("log out of memory").record()
 	exitProcess(128 + sigKILL)
+}
+
+// kernelSyscall handles a SYSCALL executed by kernel code. That only happens when the Go runtime's
+// fatal-error path runs on a kernel g — a kernel bug such as "morestack on g0" (kernel stack
+// exhausted) or a panic in kernel code. Its messages (write to fd 1 or 2) are printed, so the
+// report that follows (runtime.abort's INT3 → kernelFault) comes with the runtime's explanation;
+// any other call is itself reported as a kernel fault.
+func kernelSyscall(f *amd64.Frame) *amd64.Frame {
+	if f.AX == sysWrite && (f.DI == 1 || f.DI == 2) && f.DX < 4096 {
+		p := consolePort(2)
+		for i := uintptr(0); i < uintptr(f.DX); i++ {
+			p.Tx(*(*byte)(ptr(uintptr(f.SI) + i)))
+		}
+		f.AX = f.DX
+		return f
+	}
+	kernelFault(f, "system call from kernel mode")
+	return nil
 }

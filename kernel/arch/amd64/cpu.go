@@ -17,9 +17,12 @@ const (
 //
 // Every Go function prologue compares SP with g.stackguard0, and the ABI0→Go wrappers that assembly
 // calls go through reload g from FS:-8. While the CPU is in the kernel, FS therefore points at the
-// per-CPU kernel TLS whose only slot holds this g, and the g's stack bounds are those of the
-// per-CPU kernel stack: a kernel stack overflow then reaches runtime.morestack, which sees g == m.g0
-// and aborts (INT3, reported as a kernel fault) instead of silently growing into other memory.
+// per-CPU kernel TLS whose only slot holds this g. Its stackguard0 is 0, so no prologue ever calls
+// runtime.morestack: the runtime's "morestack on g0" crash path needs a real m and would fault in
+// its turn. A kernel stack overflow instead runs into the unmapped guard page below the stack; the
+// CPU cannot push the #PF frame there and raises #DF, which has its own IST stack and reports the
+// overflow (kernel/fault.go). Kernel functions therefore keep their frames well below one page.
+// stack.lo/hi still describe the stack, for tracebacks and reports.
 type kernelG struct {
 	stackLo     uintptr // g.stack.lo
 	stackHi     uintptr // g.stack.hi
@@ -35,9 +38,6 @@ type kernelM struct {
 	g0 uintptr
 	_  [runtimeMSize - 8]byte
 }
-
-// stackGuardGap is runtime stackGuard (928 bytes for go1.26 on linux) plus slack for nosplit chains.
-const stackGuardGap = 928 + 256
 
 // CPU is one core's kernel state. GS base holds its address on that core from boot on: Go never
 // touches GS on linux/amd64 (runtime-contract §2.1), so the kernel needs no SWAPGS. Assembly reads the
@@ -71,8 +71,8 @@ func (c *CPU) setKernelStack(lo, hi uintptr) {
 	c.kstackTop = hi
 	c.kg.stackLo = lo
 	c.kg.stackHi = hi
-	c.kg.stackguard0 = lo + stackGuardGap
-	c.kg.stackguard1 = lo + stackGuardGap
+	c.kg.stackguard0 = 0
+	c.kg.stackguard1 = 0
 	c.kg.m = uintptr(unsafe.Pointer(&c.km))
 	c.km.g0 = uintptr(unsafe.Pointer(&c.kg))
 	c.self = uintptr(unsafe.Pointer(c))

@@ -40,6 +40,11 @@ TEXT ·reloadSegments(SB),NOSPLIT,$0-0
 // the IA32_FMASK bits and switched to CPL 0 — but did not switch stacks, so the first thing is to
 // leave the user stack for the core's kernel stack, then build an interrupt-shaped frame.
 TEXT ·syscallEntry(SB),NOSPLIT|NOFRAME,$0
+	// SYSCALL from kernel code (the runtime's crash path reached from a kernel g: morestack,
+	// throw → write) must not reset SP to the top of the stack it is running on: keep the
+	// current stack and let trap() report a kernel fault.
+	GS; CMPQ	CPU_inKernel, $0
+	JNE	fromkernel
 	GS; MOVQ	SP, CPU_userSP
 	GS; MOVQ	CPU_kstackTop, SP
 	PUSHQ	$0x23			// SS: UserDS
@@ -49,6 +54,17 @@ TEXT ·syscallEntry(SB),NOSPLIT|NOFRAME,$0
 	PUSHQ	CX			// RIP
 	PUSHQ	$0			// error code
 	PUSHQ	$0x100			// VectorSyscall
+	JMP	·trapCommon(SB)
+fromkernel:
+	GS; MOVQ	SP, CPU_userSP
+	ANDQ	$~15, SP
+	PUSHQ	$0x10			// SS: KernelDS
+	GS; PUSHQ	CPU_userSP	// RSP
+	PUSHQ	R11			// RFLAGS
+	PUSHQ	$0x08			// CS: KernelCS
+	PUSHQ	CX			// RIP
+	PUSHQ	$0
+	PUSHQ	$0x100
 	JMP	·trapCommon(SB)
 
 // trapCommon completes the Frame, saves the interrupted FP state, switches FS to the kernel TLS,
