@@ -133,7 +133,7 @@ func TestGuestHeapGrowth(t *testing.T) {
 // TestGuestTimeout: a guest that never exits is killed at -timeout with a
 // clear message and code 124, after having really run.
 func TestGuestTimeout(t *testing.T) {
-	g := boot(t, pkg("hang"), opts{timeout: 20 * time.Second})
+	g := boot(t, pkg("hang"), opts{timeout: 10 * time.Second})
 	g.wantCode(t, runner.ExitTimeout)
 	g.wantStdout(t, "sleeping forever\n")
 	wantContains(t, g, "reason", g.why, "timeout")
