@@ -54,8 +54,6 @@ func buildUserStack() (uintptr, bool) {
 	if !mm.Space.UserRange(userStackTop-64<<10, 64<<10, true) {
 		return 0, false
 	}
-	w := userWriter{sp: userStackTop}
-
 	var random [16]byte
 	for i := 0; i < 16; i += 8 {
 		v := entropy()
@@ -63,6 +61,13 @@ func buildUserStack() (uintptr, bool) {
 			random[i+j] = byte(v >> (8 * j))
 		}
 	}
+	return writeProcessImage(userStackTop, &random), true
+}
+
+// writeProcessImage writes argv/envp (from cmd), the AT_RANDOM bytes and the auxiliary vector
+// below top and returns the initial SP. The caller guarantees the memory is writable.
+func writeProcessImage(top uintptr, random *[16]byte) uintptr {
+	w := userWriter{sp: top}
 	w.sp -= 16
 	randomAddr := w.sp
 	for i := range random {
@@ -116,7 +121,7 @@ func buildUserStack() (uintptr, bool) {
 		w.word(uint64(argv[i]))
 	}
 	w.word(uint64(argc))
-	return w.sp, true
+	return w.sp
 }
 
 // entropy returns 64 random bits from RDSEED/RDRAND, or a TSC-derived value on CPUs without them
