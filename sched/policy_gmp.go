@@ -118,14 +118,20 @@ func (*gmp) Tick(s *Sched, pid int, gp GID, now, sliceStart, ran int64) bool {
 	return now-sliceStart >= s.slice
 }
 
-// HasWork: the GRQ or any P's ring or runnext is non-empty (the re-check of
-// findRunnable's "Delicate dance").
+// HasWork: the GRQ, any P's ring, or a runnext old enough to be stolen is
+// non-empty (the re-check of findRunnable's "Delicate dance"). A fresh
+// runnext is its owner's: that P is running and will take it itself.
 func (*gmp) HasWork(s *Sched, pid int) bool {
 	if s.grqSize.Load() > 0 {
 		return true
 	}
+	now := s.plat.Now()
 	for i := int32(0); i < s.np; i++ {
-		if !s.runqempty(&s.allp[i]) {
+		p2 := &s.allp[i]
+		if p2.runqlen() != 0 {
+			return true
+		}
+		if p2.runnext.Load() != 0 && (int(i) == pid || now-p2.runnextSince.Load() >= s.runnextGrace) {
 			return true
 		}
 	}

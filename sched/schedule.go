@@ -36,6 +36,7 @@ func (s *Sched) Schedule(pid int) (gp GID, inheritTime bool) {
 // Mirrors findRunnable. Executed only by the owner P.
 func (s *Sched) findRunnable(pp *P, now int64) (gp GID, inheritTime bool) {
 	pid := int(pp.id)
+	retries := 0
 top:
 	// local runq, runnext, GRQ (every 61st schedtick first: policy's job)
 	if gp, inheritTime = s.policy.PickNext(s, pid); gp != 0 {
@@ -79,10 +80,14 @@ top:
 			throw("findRunnable: negative nmspinning")
 		}
 	}
-	if s.policy.HasWork(s, pid) {
-		// If pidleClear fails, a wakep claimed this P meanwhile and
-		// marked it spinning: it is ours either way.
-		s.pidleClear(pid)
+	if s.policy.HasWork(s, pid) && retries < maxRecheck {
+		// Take the P back and steal, spinning even past the limit (as
+		// the runtime does here). If pidleClear fails, a wakep claimed
+		// this P meanwhile and already marked it spinning.
+		retries++
+		if s.pidleClear(pid) {
+			s.becomeSpinning(pp, now)
+		}
 		goto top
 	}
 
@@ -93,8 +98,11 @@ top:
 			s.pidleClear(pid)
 			return gp, false
 		}
-		if s.policy.HasWork(s, pid) {
-			s.pidleClear(pid)
+		if s.policy.HasWork(s, pid) && retries < maxRecheck {
+			retries++
+			if s.pidleClear(pid) {
+				s.becomeSpinning(pp, now)
+			}
 			goto top
 		}
 	}
@@ -104,6 +112,14 @@ top:
 	s.plat.ParkM(pid)
 	return 0, false
 }
+
+// maxRecheck bounds findRunnable's idle re-check loop. HasWork may see work
+// that Steal cannot take yet (a runnext G younger than RunnextGrace, or a
+// G in flight between two queues); time does not advance inside one call
+// in the simulator, so without a bound the loop could spin for ever. Such a
+// G is left to its own P, which runs it at its next schedule (at the latest
+// when its slice ends).
+const maxRecheck = 3
 
 // pollOnce calls the Poller once (one caller at a time) and makes every G it
 // returns runnable: the first is returned for the caller to run or inject,

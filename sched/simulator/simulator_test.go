@@ -1,0 +1,304 @@
+package simulator
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// run is Run that fails the test on error.
+func run(t *testing.T, cfg Config) Result {
+	t.Helper()
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatalf("%s/%s: %v", cfg.Workload.Name, cfg.Policy, err)
+	}
+	if !r.Finished {
+		t.Fatalf("%s/%s: did not finish by %s", cfg.Workload.Name, cfg.Policy, FormatDuration(r.Makespan))
+	}
+	return r
+}
+
+// Issue #3: "4 cores and 1000 Gs spawned on one P → under gmp every core
+// ≥ 90% busy while local leaves three idle".
+func TestSpawnStormGMPBalancesLocalDoesNot(t *testing.T) {
+	g := run(t, Config{Cores: 4, Seed: 1, Workload: SpawnStorm(1000), Policy: "gmp"})
+	for c := range g.Busy {
+		if u := g.Utilisation(c); u < 0.90 {
+			t.Errorf("gmp: core %d busy %.1f%% of %s, want >= 90%%", c, 100*u, FormatDuration(g.Makespan))
+		}
+	}
+	l := run(t, Config{Cores: 4, Seed: 1, Workload: SpawnStorm(1000), Policy: "local"})
+	if u := l.Utilisation(0); u < 0.90 {
+		t.Errorf("local: core 0 busy %.1f%%, want >= 90%% (all the work is there)", 100*u)
+	}
+	for c := 1; c < 4; c++ {
+		if l.Busy[c] != 0 {
+			t.Errorf("local: core %d ran Gs for %s, want idle (local never moves work)", c, FormatDuration(l.Busy[c]))
+		}
+	}
+	if g.Gs != 1001 || l.Gs != 1001 {
+		t.Errorf("created %d (gmp) and %d (local) Gs, want 1001", g.Gs, l.Gs)
+	}
+	if l.Makespan < 3*g.Makespan {
+		t.Errorf("local makespan %s not >= 3x gmp's %s", FormatDuration(l.Makespan), FormatDuration(g.Makespan))
+	}
+}
+
+// hogBound is "one slice plus ε" for the hog test: the preemption is
+// noticed at the first tick after the slice ends (one tick period late at
+// most), and the latency Gs queued on the same P ahead of the waiter each
+// run 50 µs.
+func hogBound(cfg Config, latencyPerP int) Time {
+	slice := cfg.Slice
+	if slice == 0 {
+		slice = 10 * Millisecond
+	}
+	return slice + DefaultTickPeriod + Time(latencyPerP)*(50*Microsecond+DefaultSwitchCost) + DefaultWakeLatency
+}
+
+// maxWait returns the longest run-queue wait of any G labelled label.
+func maxWait(r Result, label string) (Time, int) {
+	var m Time
+	n := 0
+	for _, st := range r.GStats {
+		if st.Label == label {
+			m = max(m, st.MaxWait)
+			n++
+		}
+	}
+	return m, n
+}
+
+// Issue #3: "a CPU hog delays a waiting G by at most one slice plus ε
+// under gmp". Every wake-up of a latency G finds all cores running hogs.
+func TestHogDelaysWaiterAtMostOneSlice(t *testing.T) {
+	for _, cores := range []int{1, 4} {
+		cfg := Config{Cores: cores, Seed: 3, Workload: HogLatency(8, 20), Policy: "gmp"}
+		r := run(t, cfg)
+		bound := hogBound(cfg, 8/cores)
+		w, n := maxWait(r, "latency")
+		if n != 8 {
+			t.Fatalf("%d cores: %d latency Gs, want 8", cores, n)
+		}
+		if w > bound {
+			t.Errorf("%d cores: a latency G waited %s behind hogs, want <= %s (slice + ε)", cores, FormatDuration(w), FormatDuration(bound))
+		}
+		// Not vacuous: the hogs really were in the way for about a slice.
+		if w < 5*Millisecond {
+			t.Errorf("%d cores: longest wait only %s: hogs never held a waiter back, the test proves nothing", cores, FormatDuration(w))
+		}
+		if r.Preemptions == 0 {
+			t.Errorf("%d cores: no preemptions", cores)
+		}
+		t.Logf("%d cores: longest latency-G wait %s (bound %s), %d preemptions", cores, FormatDuration(w), FormatDuration(bound), r.Preemptions)
+	}
+}
+
+// The same check must fail when preemption is broken: with the timer's
+// verdict ignored, a waiter sits behind a 150 ms hog.
+func TestHogCheckFailsWithoutPreemption(t *testing.T) {
+	cfg := Config{Cores: 1, Seed: 3, Workload: HogLatency(8, 20), Policy: "gmp", IgnorePreempt: true}
+	r := run(t, cfg)
+	w, _ := maxWait(r, "latency")
+	if w <= hogBound(cfg, 8) {
+		t.Fatalf("without preemption the longest wait is %s, within the bound %s: the hog assertion could never fail",
+			FormatDuration(w), FormatDuration(hogBound(cfg, 8)))
+	}
+	if r.Preemptions != 0 {
+		t.Errorf("IgnorePreempt: %d preemptions", r.Preemptions)
+	}
+}
+
+// grqStarvation is one P kept busy by a producer/consumer pair that readies
+// each other through runnext, plus (churn) Gs that goyield to the LRQ
+// tail, so the local queues are never empty. The "gosched" G keeps
+// putting itself on the GRQ.
+func grqStarvation(churn int) Workload {
+	return Workload{
+		Name: "grq-starvation",
+		Setup: func(cores int, r *rand.Rand) []Start {
+			s := []Start{
+				{0, GSpec{"producer", PingPongScript(0, 1, 3000, true)}},
+				{0, GSpec{"consumer", PingPongScript(0, 1, 3000, false)}},
+			}
+			for i := 0; i < churn; i++ {
+				s = append(s, Start{0, GSpec{"churn", func(step int, r *rand.Rand) Op {
+					switch {
+					case step >= 2*2000:
+						return Exit()
+					case step%2 == 0:
+						return Compute(20 * Microsecond)
+					}
+					return GoYield()
+				}}})
+			}
+			s = append(s, Start{0, GSpec{"gosched", func(step int, r *rand.Rand) Op {
+				switch {
+				case step >= 2*20:
+					return Exit()
+				case step%2 == 0:
+					return Compute(20 * Microsecond)
+				}
+				return Yield()
+			}}})
+			return s
+		},
+	}
+}
+
+// Issue #3: "with two Gs ping-ponging through runnext to keep a P busy, a
+// G in the GRQ still runs within 61 schedticks".
+func TestGRQRunsWithin61Schedticks(t *testing.T) {
+	for _, churn := range []int{0, 3} {
+		r := run(t, Config{Cores: 1, Seed: 1, Workload: grqStarvation(churn), Policy: "gmp"})
+		var st GStat
+		for _, s := range r.GStats {
+			if s.Label == "gosched" {
+				st = s
+			}
+		}
+		if st.Runs < 20 {
+			t.Fatalf("churn=%d: the gosched G ran %d times, want >= 20", churn, st.Runs)
+		}
+		if st.MaxTicks > 61 {
+			t.Errorf("churn=%d: a G in the GRQ waited %d schedticks, want <= 61", churn, st.MaxTicks)
+		}
+		t.Logf("churn=%d: GRQ G waited at most %d schedticks, %s; %d GRQ takes", churn, st.MaxTicks, FormatDuration(st.MaxWait), r.GRQTakes)
+		if churn > 0 && st.MaxTicks < 30 {
+			// With LRQ churn the GRQ is only reached through the
+			// 61st-schedtick check: anything much shorter means the
+			// local queues ran dry and the test did not test it.
+			t.Errorf("churn=%d: GRQ G waited only %d schedticks: the P was not kept busy", churn, st.MaxTicks)
+		}
+		if churn == 0 && st.MaxWait > hogBound(Config{}, 0) {
+			// Runnext picks inherit the slice, so the pair gives the
+			// P up after one slice at most.
+			t.Errorf("churn=0: GRQ G waited %s, want <= one slice + ε", FormatDuration(st.MaxWait))
+		}
+	}
+}
+
+// Every run of every built-in workload under every policy: each G gets
+// exactly the CPU its script asked for, the cores' busy time is the Gs' run
+// time, and every G exits. This is the engine's bookkeeping invariant
+// (preempted bursts resume with the right remainder, nothing is lost).
+func TestConservation(t *testing.T) {
+	for _, w := range Workloads {
+		for _, p := range PolicyNames() {
+			for _, cores := range []int{1, 3} {
+				r := run(t, Config{Cores: cores, Seed: 7, Workload: w, Policy: p})
+				var busy, ran Time
+				for _, b := range r.Busy {
+					busy += b
+				}
+				for _, st := range r.GStats {
+					ran += st.Run
+					if st.Run != st.Demand {
+						t.Errorf("%s/%s/%d: G%d (%s) ran %d ns, demanded %d", w.Name, p, cores, st.UID, st.Label, st.Run, st.Demand)
+					}
+					if st.Exited == 0 && st.Demand > 0 {
+						t.Errorf("%s/%s/%d: G%d (%s) never exited", w.Name, p, cores, st.UID, st.Label)
+					}
+				}
+				if busy != ran {
+					t.Errorf("%s/%s/%d: cores busy %d ns, Gs ran %d ns", w.Name, p, cores, busy, ran)
+				}
+				if len(r.Waits) != r.Dispatches {
+					t.Errorf("%s/%s/%d: %d wait samples for %d dispatches", w.Name, p, cores, len(r.Waits), r.Dispatches)
+				}
+			}
+		}
+	}
+}
+
+// output runs every workload under every policy and returns the table and
+// trace bytes, as go run ./sched/sim -trace would write them.
+func output(t *testing.T, seed uint64) (table, trace []byte) {
+	var tb, trb bytes.Buffer
+	tr := new(Trace)
+	var rs []Result
+	for _, w := range Workloads {
+		for _, p := range PolicyNames() {
+			rs = append(rs, run(t, Config{Cores: 4, Seed: seed, Workload: w, Policy: p, Trace: tr}))
+		}
+	}
+	if err := WriteTable(&tb, rs); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.WriteTo(&trb); err != nil {
+		t.Fatal(err)
+	}
+	return tb.Bytes(), trb.Bytes()
+}
+
+// Same seed → identical table and trace bytes; another seed → different
+// (the seed really drives the workload).
+func TestDeterminism(t *testing.T) {
+	t1, tr1 := output(t, 42)
+	t2, tr2 := output(t, 42)
+	if !bytes.Equal(t1, t2) {
+		t.Errorf("same seed, different tables:\n%s\n%s", t1, t2)
+	}
+	if !bytes.Equal(tr1, tr2) {
+		t.Errorf("same seed, different traces (%d vs %d bytes)", len(tr1), len(tr2))
+	}
+	t3, tr3 := output(t, 43)
+	if bytes.Equal(t1, t3) || bytes.Equal(tr1, tr3) {
+		t.Errorf("seeds 42 and 43 gave identical output: the seed is not used")
+	}
+	if n := strings.Count(string(t1), "\n"); n != 1+len(Workloads)*len(PolicyNames()) {
+		t.Errorf("table has %d lines, want a header and one row per workload x policy", n)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	deadlock := Workload{Name: "deadlock", Setup: func(int, *rand.Rand) []Start {
+		return []Start{{0, GSpec{"stuck", func(int, *rand.Rand) Op { return Wait(0) }}}}
+	}}
+	spin := Workload{Name: "spin", Setup: func(int, *rand.Rand) []Start {
+		return []Start{{0, GSpec{"spin", func(int, *rand.Rand) Op { return Signal(0) }}}}
+	}}
+	badCore := Workload{Name: "bad-core", Setup: func(cores int, _ *rand.Rand) []Start {
+		return []Start{{cores, GSpec{"x", func(int, *rand.Rand) Op { return Exit() }}}}
+	}}
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Cores: 0, Workload: SpawnStorm(1), Policy: "gmp"}, "cores"},
+		{Config{Cores: MaxCores + 1, Workload: SpawnStorm(1), Policy: "gmp"}, "cores"},
+		{Config{Cores: 1, Workload: SpawnStorm(1), Policy: "nope"}, "unknown policy"},
+		{Config{Cores: 1, Workload: Workload{Name: "empty"}, Policy: "gmp"}, "no Setup"},
+		{Config{Cores: 2, Workload: deadlock, Policy: "gmp"}, "deadlock"},
+		{Config{Cores: 2, Workload: spin, Policy: "gmp"}, "zero-time ops"},
+		{Config{Cores: 2, Workload: badCore, Policy: "gmp"}, "core 2 of 2"},
+		{Config{Cores: 1, Workload: SpawnStorm(5000), Policy: "gmp"}, "G table full"},
+	} {
+		_, err := Run(c.cfg)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want one mentioning %q", c.cfg.Workload.Name, err, c.want)
+		}
+	}
+	// A run that outlives its time limit is reported as unfinished.
+	r, err := Run(Config{Cores: 1, Workload: SpawnStorm(100), Policy: "gmp", TimeLimit: 10 * Millisecond})
+	if err != nil || r.Finished || r.Makespan != 10*Millisecond {
+		t.Errorf("time limit: finished=%v makespan=%s err=%v, want unfinished at 10ms", r.Finished, FormatDuration(r.Makespan), err)
+	}
+}
+
+func TestLookup(t *testing.T) {
+	if ws, err := LookupWorkloads("all"); err != nil || len(ws) != 5 {
+		t.Errorf("all workloads: %d, %v", len(ws), err)
+	}
+	if _, err := LookupWorkloads("nope"); err == nil || !strings.Contains(err.Error(), "spawn-storm") {
+		t.Errorf("unknown workload: %v, want an error listing the names", err)
+	}
+	if ps, err := LookupPolicies("gmp"); err != nil || len(ps) != 1 {
+		t.Errorf("gmp: %v %v", ps, err)
+	}
+	if _, err := LookupPolicies(""); err == nil {
+		t.Errorf("empty policy name accepted")
+	}
+}
