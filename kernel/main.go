@@ -12,9 +12,10 @@ import (
 // program headers, which the loader copied along with the rest of the file.
 const imageBase = 0x100000
 
-// HZ is the timer interrupt rate: timeouts resolve to 1 ms, and the scheduler's 10 ms slice is
-// checked on every tick.
-const HZ = 1000
+// tickNS is the scheduler tick while a thread runs: the policy's 10 ms slice is checked this
+// often. The timer is one-shot (timer.go): timeouts fire at their own deadline, not on a tick,
+// and an idle core with nothing to wait for gets no interrupts at all.
+const tickNS = 1_000_000
 
 var bootTimes struct {
 	entryTSC    uint64
@@ -106,7 +107,7 @@ func kernelMain() {
 			s("MiB tsc=").d(int64(clock.tscHz / 1000)).s("kHz apic-timer=").d(int64(amd64.TimerRate() / 1000)).
 			s("kHz sched=").s(S.Policy().Name()).record()
 	}
-	amd64.StartTimer(1000 / HZ)
+	amd64.StartOneShot()
 	bootTimes.userEntry = nanotime()
 	amd64.Enter(schedule(0))
 }

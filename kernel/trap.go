@@ -39,6 +39,7 @@ func trap(f *amd64.Frame) *amd64.Frame {
 		userException(t, f)
 	case f.Vector == amd64.VecTimer:
 		amd64.EOI()
+		timerArmed[cpu] = 0 // the one-shot timer has fired
 		timerTick(cpu)
 	case f.Vector == amd64.VecWakeup:
 		amd64.EOI()
@@ -63,6 +64,7 @@ func schedule(cpu int) *amd64.Frame {
 		if gp == 0 {
 			curThread[cpu] = 0
 			plat.ParkM(cpu)
+			armTimer(cpu, false)
 			return nil
 		}
 		curThread[cpu] = gp
@@ -75,6 +77,7 @@ func schedule(cpu int) *amd64.Frame {
 			return schedule(cpu)
 		}
 	}
+	armTimer(cpu, true)
 	amd64.Current().PrepareResume(t.fpArea(), t.fsbase)
 	return &t.frame
 }
@@ -124,7 +127,7 @@ func removeWaiter(gp sched.GID) {
 	}
 }
 
-// timerTick runs on every APIC timer interrupt (HZ per second): expire timeouts, then let the
+// timerTick runs on every APIC timer interrupt (timer.go arms it): expire timeouts, then let the
 // policy decide whether the running thread has used up its slice.
 func timerTick(cpu int) {
 	now := nanotime()

@@ -58,6 +58,33 @@ func StartTimer(periodMS uint32) {
 	lapicWrite(lapicTimerInit, lapicTicksPerMS*periodMS)
 }
 
+// ArmTimer programs a one-shot APIC timer interrupt (VecTimer) ns nanoseconds from now; ns <= 0
+// stops the timer. The count register is 32 bits wide (§11.5.4), so long delays are clamped and
+// the kernel simply re-arms when the early interrupt arrives.
+//
+//go:nosplit
+func ArmTimer(ns int64) {
+	if ns <= 0 {
+		lapicWrite(lapicTimerInit, 0)
+		return
+	}
+	ticks := uint64(ns) * uint64(lapicTicksPerMS) / 1_000_000
+	if ticks == 0 {
+		ticks = 1
+	}
+	if ticks > 0xffffffff {
+		ticks = 0xffffffff
+	}
+	lapicWrite(lapicTimerInit, uint32(ticks))
+}
+
+// StartOneShot switches the APIC timer to one-shot mode (armed later with ArmTimer).
+func StartOneShot() {
+	lapicWrite(lapicTimerDivide, 0b0011)
+	lapicDev.SetTimer(VecTimer, lapic.TIMER_MODE_ONE_SHOT)
+	lapicWrite(lapicTimerInit, 0)
+}
+
 // TimerRate is the measured APIC timer frequency in Hz (at divide-by-16).
 func TimerRate() uint64 { return uint64(lapicTicksPerMS) * 1000 }
 
