@@ -212,8 +212,8 @@ func (e *engine) start() error {
 
 func (e *engine) loop() error {
 	for e.live > 0 {
-		if e.q.len() == 0 {
-			return fmt.Errorf("deadlock at t=%s: %d Gs alive, nothing pending (a G waits on a semaphore nobody signals?)",
+		if e.q.real == 0 && e.allParked() {
+			return fmt.Errorf("deadlock at t=%s: %d Gs alive, every core halted and no timer, packet or wake-up pending (a G waits on a semaphore nobody signals?)",
 				FormatDuration(e.now), e.live)
 		}
 		ev := e.q.pop()
@@ -485,6 +485,16 @@ func (e *engine) packet(gp sched.GID) {
 	if target >= 0 {
 		e.wakeCore(target)
 	}
+}
+
+// allParked reports whether every core is halted.
+func (e *engine) allParked() bool {
+	for c := range e.cores {
+		if e.cores[c].state != coreParked {
+			return false
+		}
+	}
+	return true
 }
 
 func (e *engine) sem(i int) *sem {

@@ -47,8 +47,9 @@ type event struct {
 
 // eventQueue is a binary min-heap ordered by (at, seq).
 type eventQueue struct {
-	h   []event
-	seq uint64
+	h    []event
+	seq  uint64
+	real int // pending events other than ticks: with none, halted cores stay halted
 }
 
 func (q *eventQueue) less(i, j int) bool {
@@ -63,6 +64,9 @@ func (q *eventQueue) less(i, j int) bool {
 func (q *eventQueue) push(e event) {
 	e.seq = q.seq
 	q.seq++
+	if e.kind != evTick {
+		q.real++
+	}
 	q.h = append(q.h, e)
 	i := len(q.h) - 1
 	for i > 0 {
@@ -78,6 +82,9 @@ func (q *eventQueue) push(e event) {
 // pop removes and returns the earliest event. The queue must not be empty.
 func (q *eventQueue) pop() event {
 	top := q.h[0]
+	if top.kind != evTick {
+		q.real--
+	}
 	n := len(q.h) - 1
 	q.h[0] = q.h[n]
 	q.h = q.h[:n]

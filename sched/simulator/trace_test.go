@@ -1,0 +1,200 @@
+package simulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// traceFile is the subset of the Trace Event Format the checks read.
+type traceFile struct {
+	TraceEvents []struct {
+		Name string          `json:"name"`
+		Cat  string          `json:"cat"`
+		Ph   string          `json:"ph"`
+		Ts   *json.Number    `json:"ts"`
+		Dur  *json.Number    `json:"dur"`
+		Pid  *int            `json:"pid"`
+		Tid  *int            `json:"tid"`
+		Args json.RawMessage `json:"args"`
+	} `json:"traceEvents"`
+	DisplayTimeUnit string `json:"displayTimeUnit"`
+}
+
+// ns parses a µs timestamp with up to three decimals back to integer ns,
+// so the overlap checks are exact.
+func ns(n *json.Number) (Time, error) {
+	if n == nil {
+		return 0, fmt.Errorf("missing ts/dur")
+	}
+	s := n.String()
+	whole, frac, _ := strings.Cut(s, ".")
+	if len(frac) > 3 || strings.HasPrefix(s, "-") {
+		return 0, fmt.Errorf("timestamp %q: want a non-negative number of µs with at most 3 decimals", s)
+	}
+	for len(frac) < 3 {
+		frac += "0"
+	}
+	var v Time
+	for _, c := range whole + frac {
+		if c < '0' || c > '9' {
+			return 0, fmt.Errorf("timestamp %q is not a plain decimal number", s)
+		}
+		v = v*10 + Time(c-'0')
+	}
+	return v, nil
+}
+
+// checkTrace parses a trace and checks the structure Perfetto needs and the
+// simulator promises: every slice on a named core track of a named
+// process, ts non-decreasing, no two slices of one core overlapping, no G
+// running on two cores at once. It returns the number of slices.
+func checkTrace(data []byte, cores int) (int, error) {
+	var f traceFile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return 0, fmt.Errorf("trace is not valid JSON of the expected shape: %v", err)
+	}
+	type track struct{ pid, tid int }
+	procNamed := map[int]bool{}
+	threadNamed := map[track]bool{}
+	lastEnd := map[track]Time{}
+	type gkey struct{ pid, g int }
+	gRuns := map[gkey][][2]Time{}
+	lastTs := map[int]Time{}
+	slices := 0
+	for i, ev := range f.TraceEvents {
+		if ev.Pid == nil || ev.Tid == nil {
+			return 0, fmt.Errorf("event %d (%s): pid and tid must be integers", i, ev.Name)
+		}
+		tr := track{*ev.Pid, *ev.Tid}
+		switch ev.Ph {
+		case "M":
+			var args struct {
+				Name      *string `json:"name"`
+				SortIndex *int    `json:"sort_index"`
+			}
+			if err := json.Unmarshal(ev.Args, &args); err != nil {
+				return 0, fmt.Errorf("metadata %d: %v", i, err)
+			}
+			switch ev.Name {
+			case "process_name":
+				procNamed[tr.pid] = args.Name != nil && *args.Name != ""
+			case "thread_name":
+				threadNamed[tr] = args.Name != nil && *args.Name != ""
+			case "process_sort_index", "thread_sort_index":
+				if args.SortIndex == nil {
+					return 0, fmt.Errorf("metadata %d (%s) without sort_index", i, ev.Name)
+				}
+			default:
+				return 0, fmt.Errorf("unknown metadata event %q", ev.Name)
+			}
+		case "X":
+			slices++
+			if !procNamed[tr.pid] || !threadNamed[tr] {
+				return 0, fmt.Errorf("slice %d (%s) on pid %d tid %d before that track was named", i, ev.Name, tr.pid, tr.tid)
+			}
+			if tr.tid < 0 || tr.tid >= cores {
+				return 0, fmt.Errorf("slice %d on tid %d, want a core 0..%d", i, tr.tid, cores-1)
+			}
+			ts, err := ns(ev.Ts)
+			if err != nil {
+				return 0, fmt.Errorf("slice %d: %v", i, err)
+			}
+			dur, err := ns(ev.Dur)
+			if err != nil {
+				return 0, fmt.Errorf("slice %d: %v", i, err)
+			}
+			if ts < lastTs[tr.pid] {
+				return 0, fmt.Errorf("slice %d: ts %d before the previous slice's %d", i, ts, lastTs[tr.pid])
+			}
+			lastTs[tr.pid] = ts
+			if ts < lastEnd[tr] {
+				return 0, fmt.Errorf("slice %d (%s) at %d overlaps the previous slice on core %d, which ends at %d", i, ev.Name, ts, tr.tid, lastEnd[tr])
+			}
+			lastEnd[tr] = ts + dur
+			var args struct {
+				G      int    `json:"g"`
+				Policy string `json:"policy"`
+				Reason string `json:"reason"`
+			}
+			if err := json.Unmarshal(ev.Args, &args); err != nil || args.G == 0 || args.Policy == "" || args.Reason == "" {
+				return 0, fmt.Errorf("slice %d args %s: want g, policy and reason (%v)", i, ev.Args, err)
+			}
+			if !strings.HasPrefix(ev.Name, "G") {
+				return 0, fmt.Errorf("slice %d named %q, want the G", i, ev.Name)
+			}
+			k := gkey{tr.pid, args.G}
+			gRuns[k] = append(gRuns[k], [2]Time{ts, ts + dur})
+		default:
+			return 0, fmt.Errorf("event %d has ph %q, want M or X", i, ev.Ph)
+		}
+	}
+	for k, runs := range gRuns {
+		for i := 1; i < len(runs); i++ {
+			if runs[i][0] < runs[i-1][1] {
+				return 0, fmt.Errorf("pid %d: G%d runs at %d before its previous run ends at %d (on two cores at once)", k.pid, k.g, runs[i][0], runs[i-1][1])
+			}
+		}
+	}
+	return slices, nil
+}
+
+func TestTraceStructure(t *testing.T) {
+	tr := new(Trace)
+	total := 0
+	for _, w := range Workloads {
+		for _, p := range []string{"gmp", "local"} {
+			r := run(t, Config{Cores: 4, Seed: 5, Workload: w, Policy: p, Trace: tr})
+			total += r.Dispatches
+		}
+	}
+	var buf bytes.Buffer
+	n, err := tr.WriteTo(&buf)
+	if err != nil || n != int64(buf.Len()) {
+		t.Fatalf("WriteTo = %d, %v; buffer has %d bytes", n, err, buf.Len())
+	}
+	got, err := checkTrace(buf.Bytes(), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != total {
+		t.Errorf("trace has %d slices, runs dispatched %d Gs: want one slice per run", got, total)
+	}
+}
+
+// The checker itself must reject what it is meant to catch.
+func TestTraceCheckerRejects(t *testing.T) {
+	good := &Trace{}
+	run0 := good.addRun("w/p", "p", 2)
+	good.add(run0, Slice{Core: 0, G: 1, Name: "G1 a", Start: 0, Dur: 1500, Reason: "exit"})
+	good.add(run0, Slice{Core: 1, G: 2, Name: "G2 b", Start: 1000, Dur: 10, Reason: "exit"})
+	var buf bytes.Buffer
+	good.WriteTo(&buf)
+	if n, err := checkTrace(buf.Bytes(), 2); n != 2 || err != nil {
+		t.Fatalf("good trace: %d slices, %v", n, err)
+	}
+	if !strings.Contains(buf.String(), `"ts":1.000,"dur":0.010`) {
+		t.Errorf("timestamps not printed as µs with 3 decimals:\n%s", buf.String())
+	}
+	for name, s := range map[string]Slice{
+		"overlap on a core": {Core: 0, G: 3, Name: "G3 c", Start: 1000, Dur: 5, Reason: "exit"},
+		"G on two cores":    {Core: 1, G: 1, Name: "G1 a", Start: 1200, Dur: 5, Reason: "exit"},
+	} {
+		bad := &Trace{}
+		r := bad.addRun("w/p", "p", 2)
+		bad.add(r, good.runs[0].slices[0])
+		bad.add(r, s)
+		buf.Reset()
+		bad.WriteTo(&buf)
+		if _, err := checkTrace(buf.Bytes(), 2); err == nil {
+			t.Errorf("%s: checker accepted it", name)
+		} else {
+			t.Logf("%s: %v", name, err)
+		}
+	}
+}
