@@ -1,0 +1,121 @@
+// Interrupt-context rule: hot paths allocate nothing (testing.AllocsPerRun).
+// SPDX-License-Identifier: BSD-3-Clause
+
+package sched
+
+import "testing"
+
+func assertNoAllocs(t *testing.T, name string, f func()) {
+	t.Helper()
+	if n := testing.AllocsPerRun(1000, f); n != 0 {
+		t.Errorf("%s: %v allocs/op, want 0", name, n)
+	}
+}
+
+func TestAllocsRunq(t *testing.T) {
+	s, f := newTestSched(t, 2, "gmp")
+	p0, p1 := &s.allp[0], &s.allp[1]
+	a, b := takeG(t, s), takeG(t, s)
+	assertNoAllocs(t, "runqput+runqget", func() {
+		s.runqput(p0, a, false)
+		s.runqget(p0)
+	})
+	assertNoAllocs(t, "runqput(next)+runqget", func() {
+		s.runqput(p0, a, true)
+		s.runqput(p0, b, true)
+		s.runqget(p0)
+		s.runqget(p0)
+	})
+	assertNoAllocs(t, "runqsteal", func() {
+		s.runqput(p0, a, false)
+		s.runqput(p0, b, false)
+		gp, _ := s.runqsteal(p1, p0, true, f.Now())
+		s.runqget(p0)
+		if gp == 0 {
+			panic("steal failed")
+		}
+	})
+	assertNoAllocs(t, "globrunqput+globrunqgetbatch", func() {
+		s.globrunqput(a)
+		s.globrunqput(b)
+		s.globrunqgetbatch(p0, runqSize/2)
+		s.runqget(p0)
+	})
+	var gs [runqSize + 1]GID
+	for i := range gs {
+		gs[i] = takeG(t, s)
+	}
+	assertNoAllocs(t, "runqputslow", func() {
+		for _, gp := range gs {
+			s.runqput(p0, gp, false)
+		}
+		for s.globrunqget() != 0 {
+		}
+		for gp, _ := s.runqget(p0); gp != 0; gp, _ = s.runqget(p0) {
+		}
+	})
+}
+
+// Every entry point, under every policy, with a trace hook and a poller.
+func TestAllocsEntryPoints(t *testing.T) {
+	for _, pol := range PolicyNames() {
+		t.Run(pol, func(t *testing.T) {
+			s := new(Sched)
+			f := &fakePlatform{auto: 1000}
+			pl := new(fakePoller)
+			var events int
+			tr := func(ev TraceEvent, pid int, gp GID, now int64) { events++ }
+			if err := s.Init(Config{NP: 4, PolicyName: pol, Platform: f, Poller: pl, Trace: tr}); err != nil {
+				t.Fatal(err)
+			}
+			for pid := 1; pid < 4; pid++ {
+				s.Schedule(pid) // idle, so wakep has Ps to wake
+			}
+			assertNoAllocs(t, "NewProc+Schedule+Exit", func() {
+				s.NewProc(0)
+				s.Schedule(0)
+				s.Exit(0)
+			})
+			a := s.NewProc(0)
+			s.Schedule(0)
+			assertNoAllocs(t, "Park+Schedule+Ready+Schedule", func() {
+				s.Park(0)
+				s.Schedule(0)
+				s.Ready(a, 0)
+				s.Schedule(0)
+			})
+			assertNoAllocs(t, "Gosched/GoYield/Preempt+Schedule", func() {
+				s.Gosched(0)
+				s.Schedule(0)
+				s.GoYield(0)
+				s.Schedule(0)
+				s.Preempt(0)
+				s.Schedule(0)
+			})
+			assertNoAllocs(t, "Tick", func() {
+				s.Tick(0, f.Now())
+			})
+			assertNoAllocs(t, "steal via Schedule on a woken P", func() {
+				s.NewProc(0)
+				s.NewProc(0)
+				s.NewProc(0)
+				for pid := 1; pid < 4; pid++ {
+					if s.Curg(pid) == 0 {
+						s.Schedule(pid)
+					}
+					if s.Curg(pid) != 0 {
+						s.Exit(pid)
+					}
+				}
+				for s.Curg(0) != 0 {
+					s.Exit(0)
+					s.Schedule(0)
+				}
+				s.Schedule(0)
+			})
+			if events == 0 {
+				t.Fatal("trace hook never called")
+			}
+		})
+	}
+}
