@@ -1,41 +1,32 @@
-// Command sim runs the gmpos scheduler policies on simulated workloads and
-// prints one table row per (workload, policy): makespan, per-core
-// utilisation, run-queue wait percentiles, context switches, steals, GRQ
-// takes, preemptions and Jain fairness.
-//
-// Usage:
-//
-//	go run ./sched/sim [-cores 4] [-seed 1] [-workload all|NAME] [-policy all|NAME] [-trace FILE]
-//
-// The simulation is deterministic: the same flags print the same bytes and
-// write the same trace. -trace writes a Chrome/Perfetto trace-event JSON
-// file with one process per run and one track per core; open it in
-// https://ui.perfetto.dev. The model and its limits are described in the
-// package documentation of gmpos/sched/simulator.
+// The sim command: flag parsing, the run loop and output.
+
 package main
 
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"gmpos/sched/simulator"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // run is main without os.Exit, returning the exit status: 0 ok, 1 a run or
 // the trace failed, 2 bad flags.
-func run(args []string) int {
+func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
 	cores := fs.Int("cores", 4, "simulated cores (Ms, one P each), 1..64")
 	seed := fs.Uint64("seed", 1, "random seed (workload durations and steal order)")
 	workload := fs.String("workload", "all", "workload name or all; -list shows them")
 	policy := fs.String("policy", "all", "policy name or all")
 	trace := fs.String("trace", "", "write a Chrome/Perfetto trace-event JSON timeline to this file")
 	list := fs.Bool("list", false, "list workloads and policies, then exit")
+	detail := fs.Bool("detail", false, "also print per-role statistics (mean/max wait, CPU share) for each run")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: sim [flags]\n\nSimulate the gmpos scheduler policies on workloads in virtual time.\n\n")
 		fs.PrintDefaults()
@@ -44,30 +35,30 @@ func run(args []string) int {
 		return 2
 	}
 	if fs.NArg() != 0 {
-		fmt.Fprintf(os.Stderr, "sim: unexpected argument %q\n", fs.Arg(0))
+		fmt.Fprintf(stderr, "sim: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
 	if *list {
 		for _, w := range simulator.Workloads {
-			fmt.Printf("workload %-12s %s\n", w.Name, w.Doc)
+			fmt.Fprintf(stdout, "workload %-12s %s\n", w.Name, w.Doc)
 		}
 		for _, p := range simulator.PolicyNames() {
-			fmt.Printf("policy   %s\n", p)
+			fmt.Fprintf(stdout, "policy   %s\n", p)
 		}
 		return 0
 	}
 	if *cores < 1 || *cores > simulator.MaxCores {
-		fmt.Fprintf(os.Stderr, "sim: -cores %d out of range 1..%d\n", *cores, simulator.MaxCores)
+		fmt.Fprintf(stderr, "sim: -cores %d out of range 1..%d\n", *cores, simulator.MaxCores)
 		return 2
 	}
 	ws, err := simulator.LookupWorkloads(*workload)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "sim: -workload: %v\n", err)
+		fmt.Fprintf(stderr, "sim: -workload: %v\n", err)
 		return 2
 	}
 	ps, err := simulator.LookupPolicies(*policy)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "sim: -policy: %v\n", err)
+		fmt.Fprintf(stderr, "sim: -policy: %v\n", err)
 		return 2
 	}
 
@@ -82,23 +73,30 @@ func run(args []string) int {
 				Cores: *cores, Seed: *seed, Workload: w, Policy: p, Trace: tr,
 			})
 			if err != nil {
-				fmt.Fprintf(os.Stderr, "sim: %s/%s: %v\n", w.Name, p, err)
+				fmt.Fprintf(stderr, "sim: %s/%s: %v\n", w.Name, p, err)
 				return 1
 			}
 			results = append(results, r)
 		}
 	}
-	fmt.Printf("cores=%d seed=%d (virtual time; util%% = busy/makespan per core)\n", *cores, *seed)
-	if err := simulator.WriteTable(os.Stdout, results); err != nil {
-		fmt.Fprintf(os.Stderr, "sim: %v\n", err)
+	fmt.Fprintf(stdout, "cores=%d seed=%d (virtual time; util%% = busy/makespan per core)\n", *cores, *seed)
+	if err := simulator.WriteTable(stdout, results); err != nil {
+		fmt.Fprintf(stderr, "sim: %v\n", err)
 		return 1
+	}
+	if *detail {
+		fmt.Fprintln(stdout)
+		if err := simulator.WriteDetail(stdout, results); err != nil {
+			fmt.Fprintf(stderr, "sim: %v\n", err)
+			return 1
+		}
 	}
 	if tr != nil {
 		if err := writeTrace(*trace, tr); err != nil {
-			fmt.Fprintf(os.Stderr, "sim: -trace: %v\n", err)
+			fmt.Fprintf(stderr, "sim: -trace: %v\n", err)
 			return 1
 		}
-		fmt.Printf("trace written to %s (open in https://ui.perfetto.dev)\n", *trace)
+		fmt.Fprintf(stdout, "trace written to %s (open in https://ui.perfetto.dev)\n", *trace)
 	}
 	return 0
 }

@@ -40,3 +40,49 @@ func utilString(r *Result) string {
 	}
 	return strings.Join(parts, "/")
 }
+
+// WriteDetail prints, per run, one line per G role (label): how many Gs,
+// dispatches, mean and worst run-queue wait per dispatch, and the mean
+// share x = run/(run+wait) that the Jain index is computed from. It shows
+// who paid for a policy's choices (e.g. latency Gs behind hogs).
+func WriteDetail(w io.Writer, results []Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "workload\tpolicy\trole\tGs\truns\tCPU\tmean wait\tmax wait\tmean share\t")
+	for i := range results {
+		r := &results[i]
+		type agg struct {
+			gs, runs        int
+			run, wait, maxW Time
+			share           float64
+		}
+		var order []string
+		by := map[string]*agg{}
+		for _, st := range r.GStats {
+			a := by[st.Label]
+			if a == nil {
+				a = &agg{}
+				by[st.Label] = a
+				order = append(order, st.Label)
+			}
+			a.gs++
+			a.runs += st.Runs
+			a.run += st.Run
+			a.wait += st.Wait
+			a.maxW = max(a.maxW, st.MaxWait)
+			if st.Run+st.Wait > 0 {
+				a.share += float64(st.Run) / float64(st.Run+st.Wait)
+			}
+		}
+		for _, l := range order {
+			a := by[l]
+			mean := Time(0)
+			if a.runs > 0 {
+				mean = a.wait / Time(a.runs)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", r.Workload, r.Policy, l, a.gs, a.runs,
+				FormatDuration(a.run), FormatDuration(mean), FormatDuration(a.maxW),
+				strconv.FormatFloat(a.share/float64(a.gs), 'f', 3, 64))
+		}
+	}
+	return tw.Flush()
+}
