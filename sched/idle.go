@@ -19,6 +19,9 @@ func (s *Sched) pidleput(pp *P) {
 // Called by the owner P when its core is running scheduler code.
 func (s *Sched) pidleClear(pid int) bool {
 	bit := uint64(1) << uint(pid)
+	if s.pidle.Load()&bit == 0 {
+		return false // common case: a plain load keeps the shared word's cache line clean
+	}
 	return s.pidle.And(^bit)&bit != 0
 }
 
@@ -41,9 +44,7 @@ func (s *Sched) pidleget() int {
 // NewProc or Ready on behalf of its P (e.g. an interrupt on a halted core)
 // is awake, and will call Schedule when the handler ends.
 func (s *Sched) pWake(pid int) *P {
-	if s.pidle.Load()&(1<<uint(pid)) != 0 {
-		s.pidleClear(pid)
-	}
+	s.pidleClear(pid)
 	return &s.allp[pid]
 }
 
