@@ -45,3 +45,17 @@ func TestFormatDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestUtilString(t *testing.T) {
+	r := &Result{Makespan: 100, Busy: []Time{100, 50, 0, 99}}
+	if got := utilString(r); got != "100/50/0/99" {
+		t.Errorf("4 cores: %q", got)
+	}
+	r.Busy = make([]Time, 10)
+	for i := range r.Busy {
+		r.Busy[i] = Time(10 * i)
+	}
+	if got := utilString(r); got != "0-90 avg 45" {
+		t.Errorf("10 cores: %q", got)
+	}
+}

@@ -33,13 +33,26 @@ func WriteTable(w io.Writer, results []Result) error {
 }
 
 // utilString lists per-core utilisation as whole percents, "98/97/99/96".
+// Beyond maxListedCores cores the list would swamp the table, so it prints
+// "min-max avg N" instead.
 func utilString(r *Result) string {
+	pct := func(c int) int { return int(r.Utilisation(c)*100 + 0.5) }
+	if len(r.Busy) > maxListedCores {
+		lo, hi, sum := 100, 0, 0
+		for c := range r.Busy {
+			p := pct(c)
+			lo, hi, sum = min(lo, p), max(hi, p), sum+p
+		}
+		return strconv.Itoa(lo) + "-" + strconv.Itoa(hi) + " avg " + strconv.Itoa((sum+len(r.Busy)/2)/len(r.Busy))
+	}
 	parts := make([]string, len(r.Busy))
 	for c := range r.Busy {
-		parts[c] = strconv.Itoa(int(r.Utilisation(c)*100 + 0.5))
+		parts[c] = strconv.Itoa(pct(c))
 	}
 	return strings.Join(parts, "/")
 }
+
+const maxListedCores = 8
 
 // WriteDetail prints, per run, one line per G role (label): how many Gs,
 // dispatches, mean and worst run-queue wait per dispatch, and the mean
