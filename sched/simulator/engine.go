@@ -171,10 +171,14 @@ func Run(cfg Config) (res Result, err error) {
 			err = fmt.Errorf("t=%s core %d: sched panic: %v", FormatDuration(e.now), e.cur, p)
 		}
 	}()
-	if err := e.s.Init(sched.Config{
+	scfg := sched.Config{
 		NP: cfg.Cores, PolicyName: cfg.Policy, Platform: e, Poller: &e.poll,
 		Slice: cfg.Slice, Seed: cfg.Seed,
-	}); err != nil {
+	}
+	if cfg.Trace != nil {
+		scfg.Trace = e.schedEvent
+	}
+	if err := e.s.Init(scfg); err != nil {
 		return res, err
 	}
 	if err := e.start(); err != nil {
@@ -532,6 +536,21 @@ func (e *engine) finish() Result {
 	}
 	r.Jain = jain(shares)
 	return r
+}
+
+// schedEvent is the Sched's trace hook: steals, IPIs and idling become
+// instants on the core's track (runs are recorded by the engine itself).
+func (e *engine) schedEvent(ev sched.TraceEvent, pid int, gp sched.GID, now int64) {
+	switch ev {
+	case sched.TraceSteal, sched.TraceWake, sched.TraceIdle:
+	default:
+		return
+	}
+	uid := 0
+	if gp != 0 {
+		uid = e.gs[gp].uid
+	}
+	e.cfg.Trace.addInstant(e.traceRun, Instant{Core: pid, At: now, Name: ev.String(), G: uid})
 }
 
 // Platform (sched.Platform) in virtual time.

@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"io"
 	"slices"
@@ -11,16 +12,19 @@ import (
 // Chrome / Perfetto trace-event JSON.
 //
 // Format reference: "Trace Event Format" (Google, the document behind
-// chrome://tracing, also read by ui.perfetto.dev). We use three shapes:
+// chrome://tracing, also read by ui.perfetto.dev). We use four shapes:
 //
 //   - {"ph":"M","name":"process_name",...}   names a pid (one per run: workload/policy)
 //   - {"ph":"M","name":"thread_name",...}    names a tid (one per simulated core)
 //   - {"ph":"X","ts":..,"dur":..,...}        a complete slice: one run of a G on a core
+//   - {"ph":"i","s":"t","ts":..,...}         an instant on a core: steal, IPI, idle
 //
 // ts and dur are JSON numbers in microseconds; we print virtual
 // nanoseconds as µs with three decimals so no precision is lost. pid and
-// tid are integers. The writer emits bytes that depend only on the
-// recorded slices, so a seeded run produces an identical file.
+// tid are integers. All metadata comes first, then every timed event of
+// every run sorted by (ts, pid, tid), so timestamps never go backwards in
+// the file. The bytes depend only on what was recorded, so a seeded run
+// produces an identical file.
 
 // Slice is one run of a G on a core.
 type Slice struct {
@@ -29,15 +33,26 @@ type Slice struct {
 	Name   string // G label shown on the slice
 	Start  Time
 	Dur    Time
-	Reason string // why the run stopped: preempt, block, yield, exit, ...
+	Reason string // why the run stopped: preempt, wait, sleep, net, gosched, goyield, exit
 }
 
-// traceRun is the slices of one (workload, policy) run.
+// Instant is a scheduler event on a core's track, from the Sched's trace
+// hook: "steal" (this P stole Gs; G is the first one), "wake" (an IPI
+// to this P's halted core), "idle" (this P found nothing and parked).
+type Instant struct {
+	Core int
+	At   Time
+	Name string
+	G    int // simulator uid of the G involved, 0 if none
+}
+
+// traceRun is the events of one (workload, policy) run.
 type traceRun struct {
-	name   string
-	policy string
-	cores  int
-	slices []Slice
+	name     string
+	policy   string
+	cores    int
+	slices   []Slice
+	instants []Instant
 }
 
 // Trace collects the runs that will go into one trace file.
@@ -55,60 +70,61 @@ func (t *Trace) add(run int, s Slice) {
 	t.runs[run].slices = append(t.runs[run].slices, s)
 }
 
-// WriteTo writes the trace as one JSON object. Within each run, slices
-// are sorted by (start, core), so timestamps never go backwards.
+func (t *Trace) addInstant(run int, in Instant) {
+	t.runs[run].instants = append(t.runs[run].instants, in)
+}
+
+// timed is one X or i event in file order.
+type timed struct {
+	at, pid, core int64
+	line          string
+}
+
+// WriteTo writes the trace as one JSON object.
 func (t *Trace) WriteTo(w io.Writer) (int64, error) {
 	cw := &countWriter{w: w}
 	b := bufio.NewWriter(cw)
 	b.WriteString(`{"displayTimeUnit":"ns","traceEvents":[`)
 	first := true
-	sep := func() {
+	emit := func(s string) {
 		if !first {
 			b.WriteString(",")
 		}
 		first = false
 		b.WriteString("\n")
+		b.WriteString(s)
 	}
+	var evs []timed
 	for i, r := range t.runs {
 		pid := strconv.Itoa(i + 1)
-		sep()
-		b.WriteString(`{"name":"process_name","ph":"M","pid":` + pid + `,"tid":0,"args":{"name":`)
-		b.WriteString(jstr(r.name))
-		b.WriteString(`}}`)
-		sep()
-		b.WriteString(`{"name":"process_sort_index","ph":"M","pid":` + pid + `,"tid":0,"args":{"sort_index":` + pid + `}}`)
+		emit(`{"name":"process_name","ph":"M","pid":` + pid + `,"tid":0,"args":{"name":` + jstr(r.name) + `}}`)
+		emit(`{"name":"process_sort_index","ph":"M","pid":` + pid + `,"tid":0,"args":{"sort_index":` + pid + `}}`)
 		for c := 0; c < r.cores; c++ {
 			tid := strconv.Itoa(c)
-			sep()
-			b.WriteString(`{"name":"thread_name","ph":"M","pid":` + pid + `,"tid":` + tid + `,"args":{"name":"core ` + tid + `"}}`)
-			sep()
-			b.WriteString(`{"name":"thread_sort_index","ph":"M","pid":` + pid + `,"tid":` + tid + `,"args":{"sort_index":` + tid + `}}`)
+			emit(`{"name":"thread_name","ph":"M","pid":` + pid + `,"tid":` + tid + `,"args":{"name":"core ` + tid + `"}}`)
+			emit(`{"name":"thread_sort_index","ph":"M","pid":` + pid + `,"tid":` + tid + `,"args":{"sort_index":` + tid + `}}`)
 		}
-		ss := slices.Clone(r.slices)
-		slices.SortStableFunc(ss, func(a, b Slice) int {
-			if a.Start != b.Start {
-				if a.Start < b.Start {
-					return -1
-				}
-				return 1
-			}
-			return a.Core - b.Core
-		})
-		for _, s := range ss {
-			sep()
-			b.WriteString(`{"name":`)
-			b.WriteString(jstr(s.Name))
-			b.WriteString(`,"cat":"run","ph":"X","ts":`)
-			b.WriteString(micros(s.Start))
-			b.WriteString(`,"dur":`)
-			b.WriteString(micros(s.Dur))
-			b.WriteString(`,"pid":` + pid + `,"tid":` + strconv.Itoa(s.Core))
-			b.WriteString(`,"args":{"g":` + strconv.Itoa(s.G) + `,"policy":`)
-			b.WriteString(jstr(r.policy))
-			b.WriteString(`,"reason":`)
-			b.WriteString(jstr(s.Reason))
-			b.WriteString(`}}`)
+		pol := jstr(r.policy)
+		for _, s := range r.slices {
+			evs = append(evs, timed{s.Start, int64(i), int64(s.Core),
+				`{"name":` + jstr(s.Name) + `,"cat":"run","ph":"X","ts":` + micros(s.Start) + `,"dur":` + micros(s.Dur) +
+					`,"pid":` + pid + `,"tid":` + strconv.Itoa(s.Core) +
+					`,"args":{"g":` + strconv.Itoa(s.G) + `,"policy":` + pol + `,"reason":` + jstr(s.Reason) + `}}`})
 		}
+		for _, in := range r.instants {
+			evs = append(evs, timed{in.At, int64(i), int64(in.Core),
+				`{"name":` + jstr(in.Name) + `,"cat":"sched","ph":"i","s":"t","ts":` + micros(in.At) +
+					`,"pid":` + pid + `,"tid":` + strconv.Itoa(in.Core) +
+					`,"args":{"g":` + strconv.Itoa(in.G) + `,"policy":` + pol + `}}`})
+		}
+	}
+	// Stable: events with equal keys keep recording order (a run's slices
+	// before its instants), which is itself deterministic.
+	slices.SortStableFunc(evs, func(a, b timed) int {
+		return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.pid, b.pid), cmp.Compare(a.core, b.core))
+	})
+	for _, e := range evs {
+		emit(e.line)
 	}
 	b.WriteString("\n]}\n")
 	err := b.Flush()
@@ -128,6 +144,12 @@ func micros(ns Time) string {
 	return s + strconv.FormatInt(frac, 10)
 }
 
+// jstr encodes s as a JSON string (strconv.Quote's \x escapes are not JSON).
+func jstr(s string) string {
+	b, _ := json.Marshal(s) // a string always marshals
+	return string(b)
+}
+
 type countWriter struct {
 	w io.Writer
 	n int64
@@ -137,10 +159,4 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
-}
-
-// jstr encodes s as a JSON string (strconv.Quote's \x escapes are not JSON).
-func jstr(s string) string {
-	b, _ := json.Marshal(s) // a string always marshals
-	return string(b)
 }

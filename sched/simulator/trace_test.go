@@ -14,6 +14,7 @@ type traceFile struct {
 		Name string          `json:"name"`
 		Cat  string          `json:"cat"`
 		Ph   string          `json:"ph"`
+		S    string          `json:"s"`
 		Ts   *json.Number    `json:"ts"`
 		Dur  *json.Number    `json:"dur"`
 		Pid  *int            `json:"pid"`
@@ -65,7 +66,7 @@ func checkTrace(data []byte, cores int) (int, error) {
 	lastEnd := map[track]Time{}
 	type gkey struct{ pid, g int }
 	gRuns := map[gkey][][2]Time{}
-	lastTs := map[int]Time{}
+	var lastTs Time
 	slices := 0
 	for i, ev := range f.TraceEvents {
 		if ev.Pid == nil || ev.Tid == nil {
@@ -109,10 +110,10 @@ func checkTrace(data []byte, cores int) (int, error) {
 			if err != nil {
 				return 0, fmt.Errorf("slice %d: %v", i, err)
 			}
-			if ts < lastTs[tr.pid] {
-				return 0, fmt.Errorf("slice %d: ts %d before the previous slice's %d", i, ts, lastTs[tr.pid])
+			if ts < lastTs {
+				return 0, fmt.Errorf("slice %d: ts %d before the previous event's %d", i, ts, lastTs)
 			}
-			lastTs[tr.pid] = ts
+			lastTs = ts
 			if ts < lastEnd[tr] {
 				return 0, fmt.Errorf("slice %d (%s) at %d overlaps the previous slice on core %d, which ends at %d", i, ev.Name, ts, tr.tid, lastEnd[tr])
 			}
@@ -130,8 +131,23 @@ func checkTrace(data []byte, cores int) (int, error) {
 			}
 			k := gkey{tr.pid, args.G}
 			gRuns[k] = append(gRuns[k], [2]Time{ts, ts + dur})
+		case "i":
+			if !procNamed[tr.pid] || !threadNamed[tr] || tr.tid < 0 || tr.tid >= cores {
+				return 0, fmt.Errorf("instant %d (%s) on unnamed or bad track pid %d tid %d", i, ev.Name, tr.pid, tr.tid)
+			}
+			ts, err := ns(ev.Ts)
+			if err != nil {
+				return 0, fmt.Errorf("instant %d: %v", i, err)
+			}
+			if ts < lastTs {
+				return 0, fmt.Errorf("instant %d: ts %d before the previous event's %d", i, ts, lastTs)
+			}
+			lastTs = ts
+			if ev.S != "t" {
+				return 0, fmt.Errorf("instant %d: scope %q, want \"t\" (the core's track)", i, ev.S)
+			}
 		default:
-			return 0, fmt.Errorf("event %d has ph %q, want M or X", i, ev.Ph)
+			return 0, fmt.Errorf("event %d has ph %q, want M, X or i", i, ev.Ph)
 		}
 	}
 	for k, runs := range gRuns {
@@ -164,6 +180,11 @@ func TestTraceStructure(t *testing.T) {
 	}
 	if got != total {
 		t.Errorf("trace has %d slices, runs dispatched %d Gs: want one slice per run", got, total)
+	}
+	for _, name := range []string{`"name":"steal"`, `"name":"wake"`, `"name":"idle"`} {
+		if !bytes.Contains(buf.Bytes(), []byte(name)) {
+			t.Errorf("trace has no %s instant", name)
+		}
 	}
 }
 
