@@ -119,3 +119,19 @@ func TestAllocsEntryPoints(t *testing.T) {
 		})
 	}
 }
+
+func TestAppendTrace(t *testing.T) {
+	s, _ := newTestSched(t, 2, "gmp")
+	s.NewProc(0)
+	s.NewProc(0)
+	s.Schedule(0)
+	s.Schedule(1) // steals G 1 from P0's LRQ
+	s.Exit(1)
+	s.Schedule(1) // nothing left: idle
+	buf := make([]byte, 0, 256)
+	assertNoAllocs(t, "AppendTrace", func() { buf = s.AppendTrace(buf[:0]) })
+	want := "SCHED np=2 idle=1 spinning=0 live=1 grq=0 [P0 cur=2 runq=0 next=0 switches=1] [P1 idle cur=0 runq=0 next=0 switches=1]"
+	if got := string(buf); got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+}
