@@ -527,6 +527,7 @@ func (e *engine) finish() Result {
 	r.Steals = int(e.s.Total(sched.StatSteal))
 	r.GRQTakes = int(e.s.Total(sched.StatGRQTake))
 	r.Gs = len(e.stats)
+	r.Events = e.events
 	r.GStats = e.stats
 	shares := make([]float64, 0, len(e.stats))
 	for _, st := range e.stats {

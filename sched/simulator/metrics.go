@@ -42,7 +42,8 @@ type Result struct {
 	// every G got the same share; 1/n means one G got everything.
 	Jain float64
 
-	Gs int // Gs created, including the initial ones
+	Gs     int // Gs created, including the initial ones
+	Events int // simulation events handled (a cost measure for the engine)
 
 	// GStats is the per-G detail, in creation order (uid 1, 2, ...).
 	GStats []GStat
