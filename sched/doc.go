@@ -83,6 +83,12 @@
 // On the kernel, every call for P pid is made on core pid with interrupts
 // disabled, so a spinlock holder is never interrupted on its own core.
 //
+// Stack: there is no recursion and no //go:nosplit; the deepest chain is
+// Schedule → findRunnable → gmp.Steal → runqsteal → runqgrab, and the
+// largest frame is runqputslow's 129-GID batch (516 bytes). The kernel runs
+// the scheduler on a per-CPU stack with room for that, so the stack check in
+// each prologue never calls morestack.
+//
 // # Worker thread parking/unparking
 //
 // As in the runtime: we want enough spinning Ms to use idle Ps when work
@@ -144,7 +150,14 @@
 //	pollOnce               netpoll(0) / netpoll(delay) + injectglist
 //	injectOne              injectglist (one G)
 //	spinlock               runtime lock_spinbit.go (spin only, no futex)
-//	Stats                  schedstats / GODEBUG=schedtrace counters
+//	Stats, Sched.Total     schedstats / GODEBUG=schedtrace counters
+//	Sched.AppendTrace      schedtrace (the one-line form, no locks)
+//	Sched.NewProcWeight    newproc (+ a fair-policy weight: no runtime equivalent)
+//	requeue                goschedImpl / goyield_m / gopreempt_m's common part
+//	listPushBack/Front     gQueue.pushBack / gQueue.push
+//	listPop                gQueue.pop
+//	listRemove             (new) unlink during a scan (fair policy)
+//	global, local, fair    (no runtime equivalent: teaching alternatives)
 //
 // # References
 //

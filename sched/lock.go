@@ -21,8 +21,6 @@ type spinlock struct {
 }
 
 // lock spins until the lock is acquired.
-//
-//go:nosplit
 func (l *spinlock) lock() {
 	for {
 		// Test first with a plain load so that waiters spin on a shared
@@ -40,8 +38,6 @@ func (l *spinlock) tryLock() bool {
 }
 
 // unlock releases the lock.
-//
-//go:nosplit
 func (l *spinlock) unlock() {
 	if l.key.Swap(0) == 0 { // store-release
 		throw("spinlock: unlock of unlocked lock")
@@ -51,8 +47,6 @@ func (l *spinlock) unlock() {
 // procyield is the polite-spin hint. The runtime uses PAUSE (runtime.procyield);
 // portable Go has no PAUSE, so a few dummy atomic loads stand in. The loop
 // bounds the spin between retries without calling into the Go scheduler.
-//
-//go:nosplit
 func procyield() {
 	for i := 0; i < 8; i++ {
 		spinSink.Load()
