@@ -3,6 +3,7 @@ package simulator
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -166,9 +167,15 @@ func Run(cfg Config) (res Result, err error) {
 		Busy: make([]Time, cfg.Cores)}
 	// A broken invariant inside the Sched throws (panics with a string):
 	// report it as this run's error, with where and when it happened.
+	// Anything else (a runtime error in the Sched or the engine) also gets
+	// its stack, since the message alone does not say where.
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("t=%s core %d: sched panic: %v", FormatDuration(e.now), e.cur, p)
+			if msg, ok := p.(string); ok {
+				err = fmt.Errorf("t=%s core %d: sched: %s", FormatDuration(e.now), e.cur, msg)
+			} else {
+				err = fmt.Errorf("t=%s core %d: panic: %v\n%s", FormatDuration(e.now), e.cur, p, debug.Stack())
+			}
 		}
 	}()
 	scfg := sched.Config{
@@ -217,8 +224,7 @@ func (e *engine) start() error {
 func (e *engine) loop() error {
 	for e.live > 0 {
 		if e.q.real == 0 && e.allParked() {
-			return fmt.Errorf("deadlock at t=%s: %d Gs alive, every core halted and no timer, packet or wake-up pending (a G waits on a semaphore nobody signals?)",
-				FormatDuration(e.now), e.live)
+			return e.stuck()
 		}
 		ev := e.q.pop()
 		if ev.at > e.cfg.TimeLimit {
@@ -232,7 +238,7 @@ func (e *engine) loop() error {
 		e.cur = ev.core
 		var err error
 		switch ev.kind {
-		case evCoreSched, evWake:
+		case evCoreSched:
 			if c := &e.cores[ev.core]; c.state == coreSched && c.gen == ev.gen {
 				err = e.schedule(ev.core)
 			}
@@ -489,6 +495,23 @@ func (e *engine) packet(gp sched.GID) {
 	if target >= 0 {
 		e.wakeCore(target)
 	}
+}
+
+// stuck explains why nothing can happen any more: either Gs are runnable
+// on some queue while every core is halted (the policy or the wake-up
+// protocol lost a wake-up), or every live G is blocked for good.
+func (e *engine) stuck() error {
+	runnable := 0
+	for gp := range e.gs {
+		if e.gs[gp].uid != 0 && e.s.Status(sched.GID(gp)) == sched.Grunnable {
+			runnable++
+		}
+	}
+	if runnable > 0 {
+		return fmt.Errorf("lost wake-up at t=%s: %d Gs runnable but every core is halted and no IPI is pending", FormatDuration(e.now), runnable)
+	}
+	return fmt.Errorf("deadlock at t=%s: %d Gs alive, all blocked, every core halted and no timer or packet pending (a G waits on a semaphore nobody signals?)",
+		FormatDuration(e.now), e.live)
 }
 
 // allParked reports whether every core is halted.

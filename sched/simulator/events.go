@@ -22,15 +22,14 @@ const (
 type evKind uint8
 
 const (
-	evCoreSched evKind = iota // core asks its P for work (schedule)
+	evCoreSched evKind = iota // core asks its P for work (Schedule); also how an IPI or IRQ wakes a halted core
 	evBurstEnd                // the running G finished its CPU burst
 	evTick                    // periodic timer interrupt on a core
-	evWake                    // an IPI reached a parked core
 	evTimer                   // a sleeping G's timer expired
 	evPacket                  // a virtual network packet arrived
 )
 
-var evNames = [...]string{"sched", "burst-end", "tick", "wake", "timer", "packet"}
+var evNames = [...]string{"sched", "burst-end", "tick", "timer", "packet"}
 
 func (k evKind) String() string { return evNames[k] }
 
