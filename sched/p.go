@@ -52,6 +52,11 @@ type P struct {
 	sliceStart int64
 	// fastrand state for steal order (a per-P xorshift, seeded at Init).
 	rand uint64
+	// retryAt, if non-zero, is when a Steal that failed only because a
+	// victim's runnext was too fresh could succeed; findRunnable asks the
+	// platform to wake this P then (TimerPlatform), where runqgrab would
+	// usleep(3).
+	retryAt int64
 
 	// Atomic (set by wakep on another P, cleared by the owner):
 

@@ -28,6 +28,19 @@ type Platform interface {
 	ParkM(pid int)
 }
 
+// TimerPlatform is an optional extension of Platform. If the Platform given
+// to Init implements it, a P that parks while another P's runnext holds a
+// G too fresh to steal (see RunnextGrace) asks to be woken when the G may be
+// stolen: the non-blocking counterpart of runqgrab's usleep(3). Without it,
+// such a G waits for its own P (at most one slice).
+type TimerPlatform interface {
+	// WakeMAt asks that Schedule(pid) be called at time when (kernel: a
+	// one-shot LAPIC timer on that core; simulator: an event). It is a
+	// hint: the P may be running again by then, and a spurious call is
+	// harmless. IRQ context; must not allocate.
+	WakeMAt(pid int, when int64)
+}
+
 // Poller is the network poller seen from the scheduler (runtime netpoll).
 // A fake implements it in tests; virtio-net implements it in the kernel.
 //

@@ -81,6 +81,7 @@ func (*gmp) PickNext(s *Sched, pid int) (GID, bool) {
 // the last pass (and only once it has aged runnextGrace).
 func (*gmp) Steal(s *Sched, pid int) GID {
 	pp := &s.allp[pid]
+	pp.retryAt = 0
 	np := uint32(s.np)
 	if np == 1 {
 		return 0
@@ -106,6 +107,17 @@ func (*gmp) Steal(s *Sched, pid int) GID {
 				s.traceEv(TraceSteal, pid, gp, now)
 				return gp
 			}
+		}
+	}
+	// Nothing. If some busy P's runnext was only too fresh to take, note
+	// when it will have aged (runqgrab would usleep(3) and retry).
+	for i := int32(0); i < s.np; i++ {
+		p2 := &s.allp[i]
+		if p2 == pp || p2.runnext.Load() == 0 {
+			continue
+		}
+		if at := p2.runnextSince.Load() + s.runnextGrace; at > now && (pp.retryAt == 0 || at < pp.retryAt) {
+			pp.retryAt = at
 		}
 	}
 	return 0

@@ -336,3 +336,41 @@ func TestPoller(t *testing.T) {
 	_ = b
 	checkInvariants(t, s)
 }
+
+// timerPlatform records WakeMAt requests.
+type timerPlatform struct {
+	fakePlatform
+	at [MaxP]int64
+}
+
+func (p *timerPlatform) WakeMAt(pid int, when int64) { p.at[pid] = when }
+
+// A fresh runnext is not stolen; the thief parks and asks to be woken when
+// it has aged (runqgrab's usleep(3)), and then steals it.
+func TestRunnextRetryTimer(t *testing.T) {
+	s := new(Sched)
+	f := new(timerPlatform)
+	if err := s.Init(Config{NP: 2, Platform: f}); err != nil {
+		t.Fatal(err)
+	}
+	s.Schedule(1) // P1 idle
+	a := s.NewProc(0)
+	s.Schedule(0) // a runs on P0
+	f.now.Store(1000)
+	b := s.NewProc(0) // b in P0's runnext, fresh; wakep claims P1
+	if f.wakes[1].Load() != 1 {
+		t.Fatal("P1 not woken")
+	}
+	if gp, _ := s.Schedule(1); gp != 0 {
+		t.Fatalf("stole a fresh runnext: %d", gp)
+	}
+	if want := int64(1000 + DefaultRunnextGrace); f.at[1] != want {
+		t.Fatalf("WakeMAt(1, %d), want %d", f.at[1], want)
+	}
+	f.now.Store(f.at[1])
+	if gp, _ := s.Schedule(1); gp != b {
+		t.Fatalf("aged runnext not stolen: got %d", gp)
+	}
+	_ = a
+	checkInvariants(t, s)
+}

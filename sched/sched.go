@@ -55,6 +55,7 @@ type Sched struct {
 	np           int32
 	policy       Policy
 	plat         Platform
+	timer        TimerPlatform // plat, if it implements TimerPlatform
 	poller       Poller
 	trace        TraceFunc
 	slice        int64
@@ -107,6 +108,7 @@ func (s *Sched) Init(cfg Config) error {
 	s.np = int32(cfg.NP)
 	s.policy = pol
 	s.plat = cfg.Platform
+	s.timer, _ = cfg.Platform.(TimerPlatform)
 	s.poller = cfg.Poller
 	s.trace = cfg.Trace
 	s.slice = orDefault(cfg.Slice, DefaultSlice)
@@ -157,6 +159,7 @@ func (s *Sched) Init(cfg Config) error {
 		pp.curg.Store(0)
 		pp.schedtick = 0
 		pp.sliceStart = 0
+		pp.retryAt = 0
 		seed = splitmix64(seed)
 		pp.rand = seed | 1
 		pp.spinning.Store(false)

@@ -37,6 +37,7 @@ func (s *Sched) Schedule(pid int) (gp GID, inheritTime bool) {
 func (s *Sched) findRunnable(pp *P, now int64) (gp GID, inheritTime bool) {
 	pid := int(pp.id)
 	retries := 0
+	pp.retryAt = 0
 top:
 	// local runq, runnext, GRQ (every 61st schedtick first: policy's job)
 	if gp, inheritTime = s.policy.PickNext(s, pid); gp != 0 {
@@ -110,6 +111,9 @@ top:
 	pp.stats.add(StatIdle, 1)
 	s.traceEv(TraceIdle, pid, 0, now)
 	s.plat.ParkM(pid)
+	if pp.retryAt != 0 && s.timer != nil {
+		s.timer.WakeMAt(pid, pp.retryAt)
+	}
 	return 0, false
 }
 
