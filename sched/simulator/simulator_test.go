@@ -86,10 +86,18 @@ func TestHogDelaysWaiterAtMostOneSlice(t *testing.T) {
 		if w > bound {
 			t.Errorf("seed %d: a latency G waited %s behind hogs, want <= %s (slice + ε)", seed, FormatDuration(w), FormatDuration(bound))
 		}
-		// Not vacuous: the hogs really held a waiter back for about a slice.
-		if w < 5*Millisecond || r.Preemptions == 0 {
-			t.Errorf("seed %d: longest wait %s, %d preemptions: the hogs never got in the way, the test proves nothing",
-				seed, FormatDuration(w), r.Preemptions)
+		// Not vacuous: the hogs really held the waiters back, routinely
+		// and not just once at start-up.
+		var wait, runs Time
+		for _, st := range r.GStats {
+			if st.Label == "latency" {
+				wait += st.Wait
+				runs += Time(st.Runs)
+			}
+		}
+		if w < 5*Millisecond || r.Preemptions == 0 || wait/runs < Millisecond {
+			t.Errorf("seed %d: longest wait %s, mean %s, %d preemptions: the hogs never got in the way, the test proves nothing",
+				seed, FormatDuration(w), FormatDuration(wait/runs), r.Preemptions)
 		}
 		t.Logf("seed %d: longest latency-G wait %s (bound %s), %d preemptions", seed, FormatDuration(w), FormatDuration(bound), r.Preemptions)
 	}
@@ -101,8 +109,8 @@ func TestHogDelaysWaiterAtMostOneSlice(t *testing.T) {
 // GRQ (the hog) ahead of latency Gs already on the LRQ (runtime/proc.go
 // findRunnable: "if pp.schedtick%61 == 0 && !sched.runq.empty()"). Those
 // Gs then wait for the hog's next slice too. This test pins the weaker
-// bound and checks the stronger one really is broken here, so a change in
-// either the policy or the engine shows up.
+// bound and logs whether the two-slice case occurred (it does for seed 3:
+// about 18 ms), so the trade-off stays visible in go test -v.
 func TestHogOnOnePBoundedByTwoSlices(t *testing.T) {
 	cfg := Config{Cores: 1, Seed: 3, Workload: HogLatency(8, 20), Policy: "gmp"}
 	r := run(t, cfg)
@@ -113,7 +121,9 @@ func TestHogOnOnePBoundedByTwoSlices(t *testing.T) {
 		t.Errorf("1 P: a latency G waited %s, want <= %s (two slices + ε)", FormatDuration(w), FormatDuration(two))
 	}
 	if w <= one {
-		t.Logf("1 P: longest wait %s is within one slice + ε now; the 61st-schedtick case did not occur", FormatDuration(w))
+		t.Logf("1 P: longest wait %s is within one slice + ε: the 61st-schedtick case did not occur", FormatDuration(w))
+	} else {
+		t.Logf("1 P: longest wait %s > one slice + ε (%s): the 61st-schedtick GRQ check picked the hog first", FormatDuration(w), FormatDuration(one))
 	}
 	if r.GRQTakes == 0 {
 		t.Errorf("1 P: no GRQ takes: preempted hogs must come back through the GRQ")
