@@ -84,7 +84,7 @@ type simG struct {
 	label      string
 	script     Script
 	step       int
-	remaining  Time   // CPU left in the current OpRun
+	remaining  Time   // CPU left in the current OpCompute
 	runnableAt Time   // when it last became runnable
 	tickSnap   uint64 // schedticks (all Ps) when it became runnable
 }
@@ -95,7 +95,7 @@ type GStat struct {
 	Label    string
 	Created  Time
 	Exited   Time // 0 if it never exited
-	Demand   Time // CPU time its script asked for (sum of OpRun)
+	Demand   Time // CPU time its script asked for (sum of OpCompute)
 	Run      Time // CPU time received
 	Wait     Time // total run-queue wait
 	MaxWait  Time // longest single run-queue wait
@@ -324,7 +324,7 @@ func (e *engine) advance(c int) error {
 		op := sg.script(sg.step, e.rng)
 		sg.step++
 		switch op.Kind {
-		case OpRun:
+		case OpCompute:
 			if op.D < 0 {
 				return fmt.Errorf("G%d (%s) step %d: negative run time", sg.uid, sg.label, sg.step-1)
 			}
@@ -372,7 +372,7 @@ func (e *engine) advance(c int) error {
 			e.q.push(event{at: e.now + max(op.D, 0), kind: evPacket, core: c, g: int(gp)})
 			e.schedSoon(c, e.cfg.SwitchCost)
 			return nil
-		case OpYield:
+		case OpGosched:
 			e.stopRun(c, "gosched")
 			e.makeRunnable(gp, e.now)
 			e.s.Gosched(c)

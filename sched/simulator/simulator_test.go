@@ -177,7 +177,7 @@ func grqStarvation(pair bool, churn int) Workload {
 				case step%2 == 0:
 					return Compute(20 * Microsecond)
 				}
-				return Yield()
+				return Gosched()
 			}}})
 			return s
 		},

@@ -11,32 +11,32 @@ import (
 // A G's behaviour is a Script: a function from its step number to the next
 // operation. The engine calls it once per step, so a script is a tiny
 // state machine driven by the step counter (and the run's seeded RNG for
-// random durations). Only OpRun consumes CPU; every other op happens
+// random durations). Only OpCompute consumes CPU; every other op happens
 // instantly at the end of the preceding burst, on the core that ran it.
 
 // OpKind is what a G does next.
 type OpKind uint8
 
 const (
-	OpRun     OpKind = iota // compute for D ns of CPU (may span preemptions)
+	OpCompute OpKind = iota // compute for D ns of CPU (may span preemptions)
 	OpSpawn                 // create Child; it is readied on the spawner's P (runnext)
 	OpSignal                // V on semaphore Sem: ready one waiter or bank a signal
 	OpWait                  // P on semaphore Sem: consume a banked signal or park
 	OpSleep                 // park; a timer on this core readies the G after D ns
 	OpNet                   // park on the network; its packet arrives after D ns and the poller readies it
-	OpYield                 // runtime.Gosched: back to the global run queue
+	OpGosched               // runtime.Gosched: back to the global run queue
 	OpGoYield               // goyield: back to the tail of this P's local run queue
 	OpExit                  // the G is done
 )
 
-var opNames = [...]string{"run", "spawn", "signal", "wait", "sleep", "net", "yield", "goyield", "exit"}
+var opNames = [...]string{"compute", "spawn", "signal", "wait", "sleep", "net", "gosched", "goyield", "exit"}
 
 func (k OpKind) String() string { return opNames[k] }
 
 // Op is one step of a script.
 type Op struct {
 	Kind  OpKind
-	D     Time   // OpRun, OpSleep, OpNet
+	D     Time   // OpCompute, OpSleep, OpNet
 	Sem   int    // OpSignal, OpWait: index into the run's semaphores
 	Child *GSpec // OpSpawn
 }
@@ -60,18 +60,17 @@ type Start struct {
 type Workload struct {
 	Name  string
 	Doc   string
-	Sems  int                                   // semaphores the scripts use
 	Setup func(cores int, r *rand.Rand) []Start // initial Gs
 }
 
 // Compute, Spawn, ... build ops; they keep scripts readable.
-func Compute(d Time) Op                      { return Op{Kind: OpRun, D: d} }
+func Compute(d Time) Op                      { return Op{Kind: OpCompute, D: d} }
 func Spawn(g *GSpec) Op                      { return Op{Kind: OpSpawn, Child: g} }
 func Signal(sem int) Op                      { return Op{Kind: OpSignal, Sem: sem} }
 func Wait(sem int) Op                        { return Op{Kind: OpWait, Sem: sem} }
 func Sleep(d Time) Op                        { return Op{Kind: OpSleep, D: d} }
 func Net(d Time) Op                          { return Op{Kind: OpNet, D: d} }
-func Yield() Op                              { return Op{Kind: OpYield} }
+func Gosched() Op                            { return Op{Kind: OpGosched} }
 func GoYield() Op                            { return Op{Kind: OpGoYield} }
 func Exit() Op                               { return Op{Kind: OpExit} }
 func uniform(r *rand.Rand, lo, hi Time) Time { return lo + r.Int64N(hi-lo+1) }
