@@ -19,7 +19,7 @@ TESTFLAGS ?= $(if $(CI),-v,)
 QEMU_BIN  := qemu-system-x86_64
 QEMU_PKG  := qemu-system-x86
 
-.PHONY: all qemu qemu-gdb test fmt-check vet unit-test qemu-test bench clean ensure-qemu $(RUNNER)
+.PHONY: all qemu qemu-gdb test fmt-check vet unit-test race-test qemu-test bench clean ensure-qemu $(RUNNER)
 
 all: $(RUNNER)
 	$(RUNNER) build -o $(BUILD)/demo.img $(DEMO)
@@ -37,7 +37,8 @@ qemu-gdb: ensure-qemu $(RUNNER)
 	@echo "In another terminal: gdb $(BUILD)/demo.elf -ex 'target remote :1234'"
 	$(RUNNER) run -gdb -keep $(BUILD) $(RUNFLAGS) $(DEMO)
 
-test: fmt-check vet unit-test qemu-test
+# Quick checks first, the slow race-detector run last.
+test: fmt-check vet unit-test qemu-test race-test
 
 # Committed Go files (scratch files in a work tree are not the build's
 # business); outside a git checkout, every .go file.
@@ -48,16 +49,19 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
+# Hosted tests of every package except sched (see race-test) and the QEMU suite.
+unit-test: ensure-qemu
+	$(GO) test $(TESTFLAGS) $$($(GO) list ./... | grep -v -e '^gmpos/sched' -e '^gmpos/tests$$')
+
 # sched is the concurrent core: run it under the race detector, which needs
 # cgo and a C compiler.
-unit-test:
+race-test:
 	@if command -v gcc >/dev/null 2>&1; then \
 		echo "$(GO) test -race ./sched/..."; CGO_ENABLED=1 $(GO) test $(TESTFLAGS) -race ./sched/...; \
 	else \
 		echo "WARNING: no C compiler, so no race detector: sched tests run without -race (apt-get install -y gcc)"; \
 		$(GO) test $(TESTFLAGS) ./sched/...; \
 	fi
-	$(GO) test $(TESTFLAGS) $$($(GO) list ./... | grep -v -e '^gmpos/sched' -e '^gmpos/tests$$')
 
 # Booting guests: one after another (TCG needs a host core per vCPU), each
 # with its own timeout inside the tests; the whole suite is bounded too.
