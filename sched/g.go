@@ -72,9 +72,6 @@ type G struct {
 	// schedlink links the G into an intrusive list (GRQ, gFree, policy
 	// lists) by index. Mirrors g.schedlink.
 	schedlink GID
-	// lastP is the P that last enqueued or ran the G (policies use it for
-	// affinity; the local policy pins Gs to it).
-	lastP int32
 	// runnableSince is Now() when the G last became runnable; execute
 	// turns it into run-queue wait time.
 	runnableSince int64
@@ -86,6 +83,9 @@ type G struct {
 	vruntime int64  // weighted virtual run time, ns * 1024 / weight
 	deadline int64  // virtual deadline = eligible time + slice*1024/weight
 
+	// lastP is the P that created or last ran the G (policies use it for
+	// affinity; the local policy pins Gs to it). Atomic: GInfo reads it.
+	lastP atomic.Int32
 	// Atomic accounting, readable by any P or the platform (GInfo).
 	runTotal  atomic.Int64  // ns spent Grunning
 	waitTotal atomic.Int64  // ns spent Grunnable

@@ -26,7 +26,7 @@ func (*local) Init(s *Sched) {}
 // else's (it may be idle).
 func (*local) Enqueue(s *Sched, pid int, gp GID, why Why) int {
 	home := pid
-	if lp := int(s.allg[gp].lastP); why != WhyNew && lp >= 0 && lp < int(s.np) {
+	if lp := int(s.allg[gp].lastP.Load()); why != WhyNew && lp >= 0 && lp < int(s.np) {
 		home = lp
 	}
 	pp := &s.allp[home]

@@ -27,7 +27,7 @@ func (s *Sched) NewProcWeight(pid int, weight uint32) GID {
 	pp := s.pWake(pid)
 	now := s.plat.Now()
 	g := &s.allg[gp]
-	g.lastP = int32(pid)
+	g.lastP.Store(int32(pid))
 	g.weight = weight
 	g.vruntime, g.deadline = 0, 0
 	g.runTotal.Store(0)
@@ -167,7 +167,7 @@ func (s *Sched) execute(pp *P, gp GID, inheritTime bool, now int64) {
 		g.waitTotal.Add(w)
 	}
 	g.runStart = now
-	g.lastP = pp.id
+	g.lastP.Store(pp.id)
 	g.nrun.Add(1)
 	pp.curg.Store(uint32(gp))
 	pp.stats.add(StatCtxSwitch, 1)

@@ -137,7 +137,7 @@ func (s *Sched) Init(cfg Config) error {
 		gp.id = GID(i)
 		gp.status.Store(uint32(Gidle))
 		gp.schedlink = 0
-		gp.lastP = -1
+		gp.lastP.Store(-1)
 		gp.runnableSince, gp.runStart = 0, 0
 		gp.weight, gp.vruntime, gp.deadline = DefaultWeight, 0, 0
 		gp.runTotal.Store(0)
@@ -219,7 +219,7 @@ func (s *Sched) Info(gp GID) GInfo {
 	return GInfo{
 		ID:        gp,
 		Status:    GStatus(g.status.Load()),
-		LastP:     int(g.lastP),
+		LastP:     int(g.lastP.Load()),
 		RunTotal:  g.runTotal.Load(),
 		WaitTotal: g.waitTotal.Load(),
 		Runs:      g.nrun.Load(),
