@@ -135,3 +135,52 @@ func TestAppendTrace(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }
+
+// staticSched is how the kernel holds its scheduler: a package-level value.
+var staticSched Sched
+
+// Boot context: Init and PolicyByName allocate nothing (the Go heap does not
+// exist yet when the kernel calls them).
+func TestAllocsInit(t *testing.T) {
+	f := new(fakePlatform)
+	pl := new(fakePoller)
+	for _, name := range PolicyNames() {
+		assertNoAllocs(t, "PolicyByName("+name+")", func() {
+			if PolicyByName(name) == nil {
+				panic("missing policy")
+			}
+		})
+	}
+	assertNoAllocs(t, "Init", func() {
+		if err := staticSched.Init(Config{NP: MaxP, PolicyName: "gmp", Platform: f, Poller: pl}); err != nil {
+			panic(err)
+		}
+	})
+	assertNoAllocs(t, "Init error", func() {
+		if staticSched.Init(Config{NP: 1, PolicyName: "bogus", Platform: f}) != ErrNoPolicy {
+			panic("want ErrNoPolicy")
+		}
+	})
+}
+
+func TestCheckInvariantsDetects(t *testing.T) {
+	s, _ := newTestSched(t, 2, "gmp")
+	a := s.NewProc(0)
+	b := s.NewProc(0)
+	s.Schedule(0)
+	if err := s.CheckInvariants(); err != nil {
+		t.Fatal(err)
+	}
+	assertNoAllocs(t, "CheckInvariants", func() { s.CheckInvariants() })
+	// Duplicate: put the running G b on the GRQ too.
+	s.globrunqput(b)
+	if err := s.CheckInvariants(); err != ErrGTwice {
+		t.Fatalf("duplicate not detected: %v", err)
+	}
+	s.globrunqget()
+	// Loss: drop a from P0's LRQ behind the scheduler's back.
+	s.allp[0].runqhead.Add(1)
+	if err := s.CheckInvariants(); err != ErrGLost {
+		t.Fatalf("loss of G %d not detected: %v", a, err)
+	}
+}

@@ -62,6 +62,9 @@ func newTestSched(t testing.TB, np int, policy string) (*Sched, *fakePlatform) {
 // walking all queues. Only valid while no other goroutine uses s.
 func checkInvariants(t testing.TB, s *Sched) {
 	t.Helper()
+	if err := s.CheckInvariants(); err != nil {
+		t.Fatal(err)
+	}
 	var seen [MaxG]uint8
 	mark := func(gp GID, where string) {
 		if gp == 0 || int(gp) >= MaxG {

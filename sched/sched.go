@@ -82,6 +82,9 @@ type Sched struct {
 	// Tables (index 0 of allg is the "no G" sentinel and never used).
 	allg [MaxG]G
 	allp [MaxP]P
+
+	// Scratch for CheckInvariants (kept here so it allocates nothing).
+	checkSeen [MaxG]uint8
 }
 
 // Init (re)initialises s in place. It allocates nothing and needs no package
