@@ -19,7 +19,8 @@
 //     which queue a runnable G sits on and which G a P runs next. Built-in:
 //     gmp (default, Go's policy), global, local, fair. Chosen by name with
 //     PolicyByName (kernel command line sched=NAME).
-//   - Platform: Now, WakeM (IPI), ParkM (halt); Poller: the network poller.
+//   - Platform: Now, WakeM (IPI), ParkM (halt), optional WakeMAt (one-shot
+//     timer); Poller: the network poller; TraceFunc: event hook.
 //
 // # Ms and cores
 //
@@ -105,7 +106,12 @@
 // nmspinning, (3) re-checks every queue (Policy.HasWork). A submitter does
 // (1) enqueue, (2) check nmspinning/pidle (wakep). With sequentially
 // consistent atomics, either the submitter sees the idle P and wakes it, or
-// the P's re-check sees the G. Platform.WakeM must therefore not be lost if
+// the P's re-check sees the G. If the re-check finds work, the P takes
+// itself back and spins (even past the spinning limit, as the runtime does);
+// the loop is bounded (maxRecheck) because HasWork may see a G that Steal
+// may not take yet. The one such G, a runnext younger than RunnextGrace, is
+// covered by TimerPlatform.WakeMAt (the runtime's usleep(3) in runqgrab) or
+// else by its own P. Platform.WakeM must therefore not be lost if
 // it arrives before the core halts (sti; hlt on x86, SDM Vol. 2B "STI":
 // interrupts are recognised only after the next instruction, so the HLT is
 // entered with the IPI still pending and the IPI ends it).
@@ -150,6 +156,7 @@
 //	pollOnce               netpoll(0) / netpoll(delay) + injectglist
 //	injectOne              injectglist (one G)
 //	spinlock               runtime lock_spinbit.go (spin only, no futex)
+//	Sched.CheckInvariants  (new) the runtime's checks, gathered in one walk
 //	Stats, Sched.Total     schedstats / GODEBUG=schedtrace counters
 //	Sched.AppendTrace      schedtrace (the one-line form, no locks)
 //	Sched.NewProcWeight    newproc (+ a fair-policy weight: no runtime equivalent)
