@@ -51,7 +51,8 @@
 //   - nmspinning equals the number of Ps with spinning set.
 //   - An idle P (bit in pidle) has an empty LRQ and runnext under gmp.
 //   - No scheduler lock is held while calling Platform, Poller or trace
-//     hooks.
+//     hooks, except pollLock across Poller.Poll (a try-lock: one poller
+//     caller at a time, nobody ever waits for it).
 //
 // # Lock order
 //
@@ -60,6 +61,8 @@
 //	gFreeLock      (leaf: nothing is taken while holding it)
 //	P.lock         (one at a time: never two P locks together)
 //	  grqLock      (may be taken under P.lock; leaf otherwise)
+//
+//	pollLock       (try-lock only, held across Poller.Poll; never waited on)
 //
 // The built-in policies never nest locks at all; grqLock under P.lock is
 // the one nesting a new policy may use. The LRQ, runnext, pidle,
