@@ -138,3 +138,20 @@ func TestGuestTimeout(t *testing.T) {
 	g.wantStdout(t, "sleeping forever\n")
 	wantContains(t, g, "reason", g.why, "timeout")
 }
+
+// TestGuestFaultDisassembly: the kernel option fault=boot makes the kernel
+// read an unmapped address before the program starts; the runner must
+// disassemble and symbolize the faulting instruction from the "panic"
+// record (the kernel's report itself is checked in kernel_test.go).
+func TestGuestFaultDisassembly(t *testing.T) {
+	if native() {
+		t.Skip("a kernel fault has no native equivalent")
+	}
+	g := boot(t, []string{"bench/boot"}, opts{kopts: []string{"fault=boot"}, timeout: time.Minute})
+	g.wantCode(t, runner.ExitKernelPanic)
+	wantContains(t, g, "runner's explanation", g.why, "kernel panic", "faulting instruction at", "(gmpos/kernel.deliberateFault+")
+	if strings.Contains(g.stdout, "main reached") {
+		t.Fatal("the program ran after a kernel fault")
+	}
+	t.Log(g.res.Fault)
+}

@@ -108,7 +108,7 @@ func TestFakeKernelTimeout(t *testing.T) {
 
 func TestFakeKernelPanic(t *testing.T) {
 	res, _, stderr, log := fakeRun(t, "Panic32", []string{"testdata/hello"}, nil)
-	if res.ExitCode != ExitKernelPanic || stderr != "fake fault report\n" || !strings.Contains(log, "kernel panic: fake fault") {
+	if res.ExitCode != ExitKernelPanic || stderr != "fake fault report\n" || !strings.Contains(res.Why, "kernel panic: fake fault") {
 		t.Fatalf("exit %d (%s), stderr %q, log %q", res.ExitCode, res.Why, stderr, log)
 	}
 }

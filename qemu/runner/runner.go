@@ -52,6 +52,7 @@ type Result struct {
 	Started  bool     // the start marker arrived on COM1
 	Firmware []byte   // COM1 bytes before the marker (or all, if none)
 	QEMU     []byte   // QEMU's own stdout+stderr
+	Fault    string   // for a kernel panic: the faulting instruction, disassembled and symbolized
 
 	Target *Target
 	Image  string // kept image path ("" unless KeepDir)
@@ -172,8 +173,6 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 						logf("bad control record: %v", perr)
 					case r.Kind == "log":
 						logf("kernel: %s", r.Text)
-					case r.Kind == "panic":
-						logf("kernel panic: %s", r.Text)
 					}
 					mu.Lock()
 					if r.Kind == "entry" && res.Entry.IsZero() {
@@ -268,6 +267,15 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	res.Firmware = com1.Firmware()
 	res.QEMU = qout.Bytes()
 	res.ExitCode, res.Why = ExitCode(out)
+	for _, r := range out.Records {
+		if r.Kind == "panic" {
+			elfData, _ := os.ReadFile(filepath.Join(work, t.Name+".elf"))
+			if res.Fault = DescribeFault(r.Text, elfData); res.Fault != "" {
+				res.Why += "\n" + res.Fault
+			}
+			break
+		}
+	}
 	if out.TimedOut {
 		res.Why = fmt.Sprintf("timeout: guest still running after %v; QEMU killed", cfg.Timeout)
 	}

@@ -1,0 +1,124 @@
+// Kernel fault records: disassemble and symbolize the faulting instruction on the host.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package runner
+
+import (
+	"bytes"
+	"debug/elf"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/arch/x86/x86asm"
+)
+
+// FaultFields parses the KEY=VALUE fields of a "panic" record's text, e.g.
+// "vector=14 rip=0x1b306a code=488b00c3". Words without '=' are ignored.
+func FaultFields(text string) map[string]string {
+	m := map[string]string{}
+	for _, w := range strings.Fields(text) {
+		if k, v, ok := strings.Cut(w, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// DescribeFault explains a kernel "panic" record: the faulting instruction,
+// disassembled with x86asm (which the kernel cannot do: decoding
+// allocates, and its fault path must not), and the function containing
+// rip. Instruction bytes come from the record's code= field, or else from
+// the ELF image (whose file offset is rip - base: the image is flat, see
+// package gmpos/boot). It returns "" when the record has no rip.
+func DescribeFault(text string, elfFile []byte) string {
+	f := FaultFields(text)
+	rip, err := strconv.ParseUint(strings.TrimPrefix(f["rip"], "0x"), 16, 64)
+	if err != nil {
+		return ""
+	}
+	var ef *elf.File
+	if elfFile != nil {
+		ef, _ = elf.NewFile(bytes.NewReader(elfFile))
+	}
+	code, err := hex.DecodeString(f["code"])
+	src := "kernel"
+	if err != nil || len(code) == 0 {
+		code, src = textBytes(ef, elfFile, rip, 16), "image"
+	}
+	syms := funcSymbols(ef)
+	where := fmt.Sprintf("%#x", rip)
+	if s := syms.lookup(rip); s != "" {
+		where += " (" + s + ")"
+	}
+	if len(code) == 0 {
+		return "faulting instruction at " + where + ": bytes not available"
+	}
+	inst, err := x86asm.Decode(code, 64)
+	if err != nil {
+		return fmt.Sprintf("faulting instruction at %s: cannot decode % x (%s bytes): %v", where, code, src, err)
+	}
+	lookup := func(addr uint64) (string, uint64) { return syms.lookupBase(addr) }
+	return fmt.Sprintf("faulting instruction at %s: %s   [%s: % x]", where,
+		x86asm.GoSyntax(inst, rip, lookup), x86asm.IntelSyntax(inst, rip, lookup), code[:inst.Len])
+}
+
+// textBytes reads n bytes at address addr from the PT_LOAD that holds it.
+func textBytes(ef *elf.File, file []byte, addr uint64, n int) []byte {
+	if ef == nil {
+		return nil
+	}
+	for _, p := range ef.Progs {
+		if p.Type == elf.PT_LOAD && addr >= p.Vaddr && addr < p.Vaddr+p.Filesz {
+			off := p.Off + (addr - p.Vaddr)
+			end := min(off+uint64(n), p.Off+p.Filesz, uint64(len(file)))
+			return file[off:end]
+		}
+	}
+	return nil
+}
+
+type funcSym struct {
+	name       string
+	addr, size uint64
+}
+
+type symtab []funcSym
+
+func funcSymbols(ef *elf.File) symtab {
+	if ef == nil {
+		return nil
+	}
+	all, err := ef.Symbols()
+	if err != nil {
+		return nil
+	}
+	var t symtab
+	for _, s := range all {
+		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Value != 0 {
+			t = append(t, funcSym{s.Name, s.Value, s.Size})
+		}
+	}
+	sort.Slice(t, func(i, j int) bool { return t[i].addr < t[j].addr })
+	return t
+}
+
+// lookupBase returns the function containing addr and its start address.
+func (t symtab) lookupBase(addr uint64) (string, uint64) {
+	i := sort.Search(len(t), func(i int) bool { return t[i].addr > addr }) - 1
+	if i < 0 || (t[i].size != 0 && addr >= t[i].addr+t[i].size) {
+		return "", 0
+	}
+	return t[i].name, t[i].addr
+}
+
+// lookup formats addr as function+offset.
+func (t symtab) lookup(addr uint64) string {
+	name, base := t.lookupBase(addr)
+	if name == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s+%#x", name, addr-base)
+}

@@ -1,0 +1,69 @@
+// Tests for the host-side description of kernel fault records.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package runner
+
+import (
+	"debug/elf"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDescribeFaultFromRecord(t *testing.T) {
+	// 48 8b 00 = mov rax, [rax]; bytes come with the record.
+	got := DescribeFault("vector=14 rip=0x1b306a code=488b00c3", nil)
+	for _, want := range []string{"0x1b306a", "MOVQ 0(AX), AX", "mov rax, qword ptr [rax]", "48 8b 00]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("DescribeFault = %q, lacks %q", got, want)
+		}
+	}
+	if got := DescribeFault("no fields here", nil); got != "" {
+		t.Errorf("record without rip: %q", got)
+	}
+	if got := DescribeFault("rip=0x1000 code=", nil); !strings.Contains(got, "not available") {
+		t.Errorf("no bytes anywhere: %q", got)
+	}
+}
+
+// TestDescribeFaultFromImage takes the bytes and the symbol from an ELF
+// built here (test binaries themselves have no symbol table).
+func TestDescribeFaultFromImage(t *testing.T) {
+	exe := filepath.Join(t.TempDir(), "hello")
+	cmd := exec.Command("go", "build", "-o", exe, ".")
+	cmd.Dir = "testdata/hello"
+	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ef, err := elf.Open(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ef.Close()
+	syms, err := ef.Symbols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var addr uint64
+	for _, s := range syms {
+		if s.Name == "main.main" {
+			addr = s.Value
+		}
+	}
+	if addr == 0 {
+		t.Fatal("main.main not in the symbol table")
+	}
+	got := DescribeFault(fmt.Sprintf("vector=13 rip=%#x code=", addr+4), data)
+	if !strings.Contains(got, "(main.main+0x4)") || strings.Contains(got, "cannot decode") || !strings.Contains(got, "[") {
+		t.Errorf("DescribeFault = %q", got)
+	}
+	t.Log(got)
+}
