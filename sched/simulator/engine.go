@@ -84,9 +84,10 @@ type simG struct {
 	label      string
 	script     Script
 	step       int
-	remaining  Time   // CPU left in the current OpCompute
-	runnableAt Time   // when it last became runnable
-	tickSnap   uint64 // schedticks (all Ps) when it became runnable
+	rng        *rand.Rand // this G's own stream (see spawn)
+	remaining  Time       // CPU left in the current OpCompute
+	runnableAt Time       // when it last became runnable
+	tickSnap   uint64     // schedticks (all Ps) when it became runnable
 }
 
 // GStat is the per-G outcome of a run, indexed by uid-1.
@@ -94,7 +95,8 @@ type GStat struct {
 	UID      int
 	Label    string
 	Created  Time
-	Exited   Time // 0 if it never exited
+	Done     bool // it exited
+	Exited   Time // when it exited, if Done
 	Demand   Time // CPU time its script asked for (sum of OpCompute)
 	Run      Time // CPU time received
 	Wait     Time // total run-queue wait
@@ -154,7 +156,7 @@ func Run(cfg Config) (res Result, err error) {
 	e := &engine{
 		cfg:   cfg,
 		s:     new(sched.Sched),
-		rng:   rand.New(rand.NewPCG(cfg.Seed, 0x6d706f73)), // "gmpos"-ish stream id
+		rng:   rand.New(rand.NewPCG(cfg.Seed, 0x6d706f73)), // setup stream; each G gets its own (spawn)
 		cores: make([]simCore, cfg.Cores),
 		gs:    make([]simG, sched.MaxG),
 	}
@@ -204,7 +206,7 @@ func (e *engine) start() error {
 			return fmt.Errorf("workload %q starts a G on core %d of %d", e.cfg.Workload.Name, st.Core, e.cfg.Cores)
 		}
 		e.cur = st.Core
-		if err := e.spawn(st.Core, st.G); err != nil {
+		if err := e.spawn(st.Core, st.G, e.rng.Uint64()); err != nil {
 			return err
 		}
 	}
@@ -321,7 +323,7 @@ func (e *engine) advance(c int) error {
 			e.q.push(event{at: e.now + sg.remaining, kind: evBurstEnd, core: c, gen: cc.gen})
 			return nil
 		}
-		op := sg.script(sg.step, e.rng)
+		op := sg.script(sg.step, sg.rng)
 		sg.step++
 		switch op.Kind {
 		case OpCompute:
@@ -334,7 +336,11 @@ func (e *engine) advance(c int) error {
 			if op.Child == nil {
 				return fmt.Errorf("G%d (%s) step %d: spawn without a child", sg.uid, sg.label, sg.step-1)
 			}
-			if err := e.spawn(c, *op.Child); err != nil {
+			// The child's stream is seeded from its parent's, so a G's
+			// random durations depend on its lineage only, never on the
+			// order in which a policy happens to run Gs: every policy
+			// gets exactly the same work.
+			if err := e.spawn(c, *op.Child, sg.rng.Uint64()); err != nil {
 				return err
 			}
 		case OpSignal:
@@ -387,6 +393,7 @@ func (e *engine) advance(c int) error {
 		case OpExit:
 			e.stopRun(c, "exit")
 			e.stats[sg.uid-1].Exited = e.now
+			e.stats[sg.uid-1].Done = true
 			e.s.Exit(c)
 			*sg = simG{}
 			e.live--
@@ -400,8 +407,9 @@ func (e *engine) advance(c int) error {
 	return fmt.Errorf("G%d (%s): %d zero-time ops in a row (script never runs, blocks or exits)", sg.uid, sg.label, maxInstantOps)
 }
 
-// spawn creates a G on core c's P (NewProc: runnext under gmp).
-func (e *engine) spawn(c int, spec GSpec) error {
+// spawn creates a G on core c's P (NewProc: runnext under gmp) with its
+// own random stream seeded by seed.
+func (e *engine) spawn(c int, spec GSpec, seed uint64) error {
 	if spec.Script == nil {
 		return fmt.Errorf("G spec %q has no script", spec.Label)
 	}
@@ -411,7 +419,7 @@ func (e *engine) spawn(c int, spec GSpec) error {
 	}
 	uid := len(e.stats) + 1
 	e.stats = append(e.stats, GStat{UID: uid, Label: spec.Label, Created: e.now})
-	e.gs[gp] = simG{uid: uid, label: spec.Label, script: spec.Script}
+	e.gs[gp] = simG{uid: uid, label: spec.Label, script: spec.Script, rng: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))}
 	e.makeRunnable(gp, e.now)
 	e.live++
 	return nil

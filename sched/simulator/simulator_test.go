@@ -255,7 +255,7 @@ func TestConservation(t *testing.T) {
 					if st.Run != st.Demand {
 						t.Errorf("%s/%s/%d: G%d (%s) ran %d ns, demanded %d", w.Name, p, cores, st.UID, st.Label, st.Run, st.Demand)
 					}
-					if st.Exited == 0 && st.Demand > 0 {
+					if !st.Done {
 						t.Errorf("%s/%s/%d: G%d (%s) never exited", w.Name, p, cores, st.UID, st.Label)
 					}
 				}
