@@ -16,11 +16,13 @@
 //
 // Exit status: the guest's exit status (0..255); 101 kernel panic; 124
 // timeout; 125 the runner or QEMU failed, or the guest stopped without an
-// exit record.
+// exit record; 130 interrupted (Ctrl-C). `go run` turns every non-zero
+// status into 1, so scripts use the built binary (make builds build/gmpos).
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -119,6 +121,10 @@ func run(argv []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res, err := runner.Run(ctx, pkg, cfg)
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(os.Stderr, "gmpos: interrupted; QEMU stopped")
+		return 130 // the shell's status for SIGINT
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gmpos: %v\n", err)
 		return runner.ExitRunnerError

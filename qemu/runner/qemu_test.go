@@ -6,6 +6,7 @@ package runner
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -141,5 +142,28 @@ func TestRunBadInput(t *testing.T) {
 	_, err := Run(context.Background(), []string{"testdata/hello"}, cfg)
 	if err == nil || !strings.Contains(err.Error(), "go build failed") {
 		t.Errorf("build failure not reported: %v", err)
+	}
+}
+
+// TestFakeKernelCanceled: cancelling the context (Ctrl-C in the command)
+// stops QEMU and reports context.Canceled.
+func TestFakeKernelCanceled(t *testing.T) {
+	if _, err := exec.LookPath(QEMUBinary); err != nil {
+		t.Skip("no QEMU")
+	}
+	cfg := DefaultConfig()
+	var out bytes.Buffer
+	cfg.Stdout, cfg.Stderr, cfg.Log = &out, &out, &out
+	cfg.Build.KernelImport = "gmpos/qemu/fakekernel"
+	cfg.Build.EntrySymbol = "gmpos/qemu/fakekernel.Hang32"
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(3*time.Second, cancel)
+	start := time.Now()
+	_, err := Run(ctx, []string{"testdata/hello"}, cfg)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run = %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("cancellation took %v", d)
 	}
 }

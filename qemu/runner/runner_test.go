@@ -257,7 +257,12 @@ func TestResolve(t *testing.T) {
 	if err != nil || tg.Kind != KindModule || tg.ModPath != "example.com/student" || tg.ModRoot != mod || tg.Name != "app" {
 		t.Errorf("other module: %+v %v", tg, err)
 	}
-	// Bad input.
+	// Bad input, including a library package.
+	lib := t.TempDir()
+	writeFiles(t, lib, map[string]string{"lib.go": "package lib\n"})
+	if _, err := Resolve([]string{lib}, root); err == nil || !strings.Contains(err.Error(), "not package main") {
+		t.Errorf("library package: %v", err)
+	}
 	for _, bad := range [][]string{nil, {"/does/not/exist"}, {filepath.Join(plain, "main.go"), "/tmp/elsewhere/x.go"}, {filepath.Join(plain, "main.go"), "notgo"}} {
 		if _, err := Resolve(bad, root); err == nil {
 			t.Errorf("Resolve(%q) succeeded", bad)

@@ -7,6 +7,8 @@ import (
 	"bufio"
 	"fmt"
 	"go/build"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,7 +117,32 @@ func resolveDir(dir string, files []string) (*Target, error) {
 	} else {
 		t.Name = filepath.Base(dir)
 	}
+	if err := checkMain(t); err != nil {
+		return nil, err
+	}
 	return t, nil
+}
+
+// checkMain makes sure the target is a main package, so that the error
+// names the problem instead of coming from the generated file.
+func checkMain(t *Target) error {
+	files := t.Files
+	if files == nil {
+		var err error
+		if files, err = mainFiles(t.Dir); err != nil {
+			return err
+		}
+	}
+	for _, f := range files {
+		af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.PackageClauseOnly)
+		if err != nil {
+			return err
+		}
+		if name := af.Name.Name; name != "main" {
+			return fmt.Errorf("%s is package %s, not package main: only programs can be booted", f, name)
+		}
+	}
+	return nil
 }
 
 // FindModule returns the root and module path of the module containing
