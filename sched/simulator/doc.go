@@ -10,9 +10,10 @@
 // Virtual time is an int64 count of nanoseconds. Nothing happens between
 // events: the engine pops the earliest event from a binary heap ordered by
 // (time, sequence number), sets the clock to it and handles it (events.go).
-// All randomness comes from one math/rand/v2 PCG seeded by Config.Seed, and
-// the Sched gets the same seed for its steal order, so a run is a pure
-// function of its configuration: same seed, same table, same trace bytes.
+// All randomness comes from math/rand/v2 PCG streams derived from
+// Config.Seed, and the Sched gets the same seed for its steal order, so a
+// run is a pure function of its configuration: same seed, same table, same
+// trace bytes.
 //
 // Each core is an M bound to one P, as in the kernel ("Ms and cores" in
 // sched/doc.go). The engine implements the two interfaces the Sched
@@ -25,6 +26,11 @@
 //     packet arrives after the op's delay and the G waits in the poller's
 //     ready list until a findRunnable poll, a Tick poll (at least every
 //     10 ms) or a halted core woken by the packet's interrupt picks it up.
+//
+// Each G draws its random durations from its own PCG stream, seeded from
+// its parent's stream when it is spawned (initial Gs: from the seed). A
+// G's work therefore depends on its lineage only, not on the order a
+// policy happens to run Gs in: every policy in a table runs the same work.
 //
 // A core loops: Schedule for its P; run the chosen G; the G's Script says
 // what it does next (workload.go): compute for a while, spawn a G
@@ -78,6 +84,10 @@
 //   - One host thread runs everything, so the lock-free queues never race
 //     here: concurrency bugs are the job of the -race stress tests in
 //     package sched, not of this simulator.
+//   - The blocking poll never returns Gs: Schedule cannot wait inside a
+//     discrete-event step, so the poller marks the calling core and the
+//     next packet's interrupt wakes it to poll afresh. The Sched's own
+//     "blocking poll returned Gs" path is therefore not exercised here.
 //   - Constant costs: every switch costs SwitchCost and every wake-up
 //     WakeLatency, regardless of C-states, SMT siblings, NUMA or QEMU/TCG
 //     speed.
