@@ -76,21 +76,17 @@ func runNative(t *testing.T, pkg []string, o opts) guest {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(t.TempDir(), "guest")
-	var abs []string
-	for _, p := range pkg {
-		a, err := filepath.Abs(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		abs = append(abs, a)
+	// Resolve as the runner does: a package directory is built in place
+	// (in its own module), plain files from the gmpos module.
+	tg, err := runner.Resolve(pkg, root)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// A directory is built in place; files (outside any module) from the
-	// gmpos module, as the runner does.
-	cmd := exec.Command("go", append([]string{"build", "-o", bin}, abs...)...)
-	cmd.Dir = root
-	if len(abs) == 1 && !strings.HasSuffix(abs[0], ".go") {
-		cmd = exec.Command("go", "build", "-o", bin, ".")
-		cmd.Dir = abs[0]
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = tg.Dir
+	if tg.Kind == runner.KindPlain {
+		cmd = exec.Command("go", append([]string{"build", "-o", bin}, tg.Files...)...)
+		cmd.Dir = root
 	}
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
