@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"gmpos/qemu/runner"
@@ -101,7 +102,7 @@ func run(argv []string) int {
 	}
 	cfg.Args = args
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, err := runner.Run(ctx, pkg, cfg)
 	if errors.Is(err, context.Canceled) {

@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -142,13 +143,21 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 
 	args := QEMUArgs(cfg.Machine, img, cmdline, socks)
 	cmd := exec.Command(qemu, args...)
+	// If the runner dies (killed by a test timeout, say), QEMU must not
+	// outlive it: the kernel delivers SIGKILL to QEMU when its parent
+	// thread exits (prctl PR_SET_PDEATHSIG, Linux only, as is this tool).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	var qout lockedBuffer
 	cmd.Stdout, cmd.Stderr = &qout, &qout
 	if cfg.Verbose {
 		logf("qemu: %s %s", qemu, shellJoin(args))
 	}
 	if cfg.GDB {
-		logf("QEMU is waiting for gdb: gdb -ex 'target remote :1234' (image %s)", img)
+		elfPath := filepath.Join(work, t.Name+".elf") // deleted at exit: use -keep to debug with symbols
+		if cfg.KeepDir != "" {
+			elfPath = filepath.Join(cfg.KeepDir, t.Name+".elf")
+		}
+		logf("QEMU is waiting for gdb: gdb %s -ex 'target remote :1234'", elfPath)
 	}
 
 	// Stream the three ports.
