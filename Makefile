@@ -46,8 +46,10 @@ fmt-check:
 	@files="$$(git ls-files -c '*.go' 2>/dev/null || find . -name '*.go' -not -path './build/*')"; \
 	out="$$(gofmt -l $$files)"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# ./... skips testdata directories, so the guest programs are named explicitly.
 vet:
 	$(GO) vet ./...
+	$(GO) vet $$(ls -d ./tests/testdata/*/ ./qemu/runner/testdata/*/)
 
 # Hosted tests of every package except sched (see race-test) and the QEMU suite.
 unit-test: ensure-qemu
