@@ -80,9 +80,11 @@ func kernelMain() {
 	if cmd.sched.n > 0 {
 		policy = unsafe.String(&cmd.arena[cmd.sched.off], cmd.sched.n)
 	}
-	if err := S.Init(sched.Config{NP: ncpu, PolicyName: policy, Platform: plat}); err != nil {
+	// Timer is passed explicitly: Init must not discover it with a type assertion, which would
+	// allocate before the runtime exists.
+	if err := S.Init(sched.Config{NP: ncpu, PolicyName: policy, Platform: plat, Timer: plat}); err != nil {
 		klog("unknown scheduler policy (sched=NAME); using gmp")
-		if S.Init(sched.Config{NP: ncpu, PolicyName: "gmp", Platform: plat}) != nil {
+		if S.Init(sched.Config{NP: ncpu, PolicyName: "gmp", Platform: plat, Timer: plat}) != nil {
 			bootPanic("scheduler initialisation failed")
 		}
 	}

@@ -24,4 +24,18 @@ func (platform) WakeM(pid int) {
 // ParkM: the caller halts the core (resume with a nil frame), nothing to record.
 func (platform) ParkM(pid int) {}
 
-var _ sched.Platform = platform{}
+// WakeMAt asks for Schedule(pid) to run again at when (a thief found a runnext too fresh to
+// steal): the core's one-shot timer takes it into account (timer.go).
+func (platform) WakeMAt(pid int, when int64) {
+	if pid >= 0 && pid < len(retryAt) {
+		retryAt[pid] = when
+	}
+}
+
+// retryAt[cpu] is the pending WakeMAt time of that core's P (0: none).
+var retryAt [amd64.MaxCPU]int64
+
+var (
+	_ sched.Platform      = platform{}
+	_ sched.TimerPlatform = platform{}
+)

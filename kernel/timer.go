@@ -21,6 +21,13 @@ func armTimer(cpu int, running bool) {
 			next = d
 		}
 	}
+	if r := retryAt[cpu]; r != 0 {
+		if r <= now || running {
+			retryAt[cpu] = 0 // a running core reschedules on its next trap anyway
+		} else if next == 0 || r < next {
+			next = r
+		}
+	}
 	if running {
 		if tick := now + tickNS; next == 0 || tick < next {
 			// Keep an already armed, earlier-or-equal tick instead of pushing it back on every

@@ -44,6 +44,12 @@ type Config struct {
 	PollInterval int64     // ns, default DefaultPollInterval
 	RunnextGrace int64     // ns, default DefaultRunnextGrace; <0 means 0
 	Seed         uint64    // steal-order randomness (deterministic per seed)
+	// Timer is the optional TimerPlatform. If nil, Init checks whether
+	// Platform implements it — an interface type assertion, which may
+	// allocate (the runtime's itab and type-assertion caches), so the
+	// kernel, whose Init runs before the Go runtime exists, sets Timer
+	// explicitly.
+	Timer TimerPlatform
 }
 
 // Sched is one scheduler instance: G table, Ps, global queue, idle set.
@@ -111,7 +117,10 @@ func (s *Sched) Init(cfg Config) error {
 	s.np = int32(cfg.NP)
 	s.policy = pol
 	s.plat = cfg.Platform
-	s.timer, _ = cfg.Platform.(TimerPlatform)
+	s.timer = cfg.Timer
+	if s.timer == nil {
+		s.timer, _ = cfg.Platform.(TimerPlatform)
+	}
 	s.poller = cfg.Poller
 	s.trace = cfg.Trace
 	s.slice = orDefault(cfg.Slice, DefaultSlice)
