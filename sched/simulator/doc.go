@@ -16,12 +16,14 @@
 // trace bytes.
 //
 // Each core is an M bound to one P, as in the kernel ("Ms and cores" in
-// sched/doc.go). The engine implements the two interfaces the Sched
-// needs from a machine:
+// sched/doc.go). The engine implements the interfaces the Sched needs
+// from a machine:
 //
 //   - sched.Platform: Now is the virtual clock; WakeM is an IPI to a halted
 //     core, which calls Schedule after WakeLatency (default 5 µs); ParkM is a
 //     notification, the core halts when Schedule returns 0.
+//   - sched.TimerPlatform: WakeMAt is a one-shot timer on a halted core,
+//     used by the Sched to retry a steal of a runnext G that was too fresh.
 //   - sched.Poller: a fake network. A G that does OpNet parks; its virtual
 //     packet arrives after the op's delay and the G waits in the poller's
 //     ready list until a findRunnable poll, a Tick poll (at least every

@@ -43,6 +43,12 @@ type Config struct {
 	Slice       Time // time slice passed to the Sched (default sched.DefaultSlice)
 	TimeLimit   Time // virtual time after which the run is abandoned (default 60 s)
 
+	// CheckInvariants runs Sched.CheckInvariants after every event (no G
+	// lost or on two queues, counters consistent) and fails the run at
+	// the first violation. It walks the whole G table each time, so it is
+	// for tests.
+	CheckInvariants bool
+
 	// IgnorePreempt makes the simulated timer interrupt ignore the
 	// policy's preemption verdict: a broken kernel, used by tests to show
 	// that the preemption assertions can fail.
@@ -256,9 +262,16 @@ func (e *engine) loop() error {
 			e.interruptReady(ev.core, sched.GID(ev.g))
 		case evPacket:
 			e.packet(sched.GID(ev.g))
+		case evRetry:
+			e.wakeCore(ev.core) // ignored unless the core is still halted
 		}
 		if err != nil {
 			return err
+		}
+		if e.cfg.CheckInvariants {
+			if err := e.s.CheckInvariants(); err != nil {
+				return fmt.Errorf("t=%s after %s on core %d: %v", FormatDuration(e.now), ev.kind, ev.core, err)
+			}
 		}
 	}
 	return nil
@@ -598,6 +611,14 @@ func (e *engine) WakeM(pid int) { e.wakeCore(pid) }
 // ParkM is a notification; the core's state changes when Schedule returns 0.
 func (e *engine) ParkM(pid int) {}
 
+// WakeMAt (sched.TimerPlatform) arms a one-shot timer on core pid: if the
+// core is still halted at when, the timer interrupt wakes it (after the
+// usual wake-up latency) and it runs Schedule. The Sched uses it to come
+// back for a runnext G that was too fresh to steal.
+func (e *engine) WakeMAt(pid int, when int64) {
+	e.q.push(event{at: max(when, e.now), kind: evRetry, core: pid})
+}
+
 // fakePoller is the network poller: Gs parked with OpNet become ready when
 // their packet event fires and are handed out by Poll in arrival order.
 type fakePoller struct {
@@ -634,3 +655,10 @@ func LookupPolicies(name string) ([]string, error) {
 	}
 	return []string{name}, nil
 }
+
+// The engine is a full machine for the Sched.
+var (
+	_ sched.Platform      = (*engine)(nil)
+	_ sched.TimerPlatform = (*engine)(nil)
+	_ sched.Poller        = (*fakePoller)(nil)
+)

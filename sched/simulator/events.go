@@ -27,9 +27,10 @@ const (
 	evTick                    // periodic timer interrupt on a core
 	evTimer                   // a sleeping G's timer expired
 	evPacket                  // a virtual network packet arrived
+	evRetry                   // a parked core's one-shot timer (TimerPlatform.WakeMAt)
 )
 
-var evNames = [...]string{"sched", "burst-end", "tick", "timer", "packet"}
+var evNames = [...]string{"sched", "burst-end", "tick", "timer", "packet", "retry"}
 
 func (k evKind) String() string { return evNames[k] }
 

@@ -79,14 +79,14 @@ var randomSeeds = flag.Int("sim.seeds", 25, "random workloads per policy in Test
 
 func TestRandomWorkloads(t *testing.T) {
 	seeds := *randomSeeds
-	if testing.Short() {
-		seeds = min(seeds, 5)
+	if testing.Short() || raceEnabled {
+		seeds = min(seeds, 3)
 	}
 	for seed := uint64(1); seed <= uint64(seeds); seed++ {
 		for _, p := range PolicyNames() {
 			cores := 1 + int(seed%4)
 			tr := new(Trace)
-			r, err := Run(Config{Cores: cores, Seed: seed, Workload: randomWorkload(), Policy: p, Trace: tr})
+			r, err := Run(Config{Cores: cores, Seed: seed, Workload: randomWorkload(), Policy: p, Trace: tr, CheckInvariants: !raceEnabled})
 			if err != nil {
 				t.Fatalf("seed %d %s %d cores: %v", seed, p, cores, err)
 			}
