@@ -79,6 +79,13 @@ func TestRunAndTrace(t *testing.T) {
 	}
 }
 
+func TestHelp(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"-h"}, &out, &errb); code != 0 || !strings.Contains(errb.String(), "-workload") {
+		t.Errorf("-h: exit %d, usage %q", code, errb.String())
+	}
+}
+
 func TestList(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"-list"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "policy   gmp") {
