@@ -20,8 +20,8 @@ import (
 //	coreRunning: a G is running; its next evBurstEnd (and the periodic
 //	             evTick) are pending;
 //	coreParked:  Schedule returned 0 (ParkM); the core is halted until an
-//	             IPI (Platform.WakeM), a device interrupt (packet) or its
-//	             own timer (a sleeping G's wake-up).
+//	             IPI (Platform.WakeM), a device interrupt (packet) or one
+//	             of its own timers (a sleeping G's wake-up, WakeMAt).
 //
 // Every call into the Sched happens "on" one core (e.cur), mirroring the
 // rule that each P is driven only by its own M.
