@@ -60,6 +60,31 @@
 //   - A sleeping G's timer fires on the core it slept on (per-core timer
 //     wheels), so the Ready happens on that core's P.
 //
+// # Writing a workload
+//
+// A Workload's Setup returns the initial Gs; each G is a Script, a
+// function from its step number to an Op. For example, a G that computes
+// 1 ms and sleeps 4 ms, ten times over, started on core 0:
+//
+//	w := simulator.Workload{Name: "blinker", Setup: func(cores int, r *rand.Rand) []simulator.Start {
+//		return []simulator.Start{{Core: 0, G: simulator.GSpec{Label: "blink", Script: func(step int, r *rand.Rand) simulator.Op {
+//			switch {
+//			case step >= 20:
+//				return simulator.Exit()
+//			case step%2 == 0:
+//				return simulator.Compute(simulator.Millisecond)
+//			}
+//			return simulator.Sleep(4 * simulator.Millisecond)
+//		}}}}
+//	}}
+//	res, err := simulator.Run(simulator.Config{Cores: 2, Seed: 1, Workload: w, Policy: "gmp"})
+//
+// Draw random durations from the *rand.Rand the script is given (the G's
+// own stream), never from a global source, or runs stop being
+// reproducible. Semaphores (Signal/Wait) are numbered by the workload;
+// giving each fork-join its own number keeps them independent. A G that
+// waits on a semaphore nobody signals is reported as a deadlock.
+//
 // # Metrics
 //
 // Per run (metrics.go): makespan (time of the last exit); per-core
