@@ -21,6 +21,8 @@
 //	-policy P     gmp, global, local, fair or all (default)
 //	-trace FILE   write the timeline of every run as trace-event JSON
 //	-detail       also print per-G-role statistics for each run
+//	-slice D      time slice (default 10ms); -tick D timer period (1ms);
+//	-wake D       IPI-to-Schedule latency (5µs); -switch D switch cost (1µs)
 //	-list         list workloads and policies
 //
 // Exit status: 0 on success, 1 if a run or the trace failed, 2 for bad flags.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"gmpos/sched/simulator"
 )
@@ -28,6 +29,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	trace := fs.String("trace", "", "write a Chrome/Perfetto trace-event JSON timeline to this file")
 	list := fs.Bool("list", false, "list workloads and policies, then exit")
 	detail := fs.Bool("detail", false, "also print per-role statistics (mean/max wait, CPU share) for each run")
+	slice := fs.Duration("slice", 10*time.Millisecond, "time slice before preemption (the Sched's Config.Slice)")
+	tick := fs.Duration("tick", time.Millisecond, "timer interrupt period of a busy core")
+	wake := fs.Duration("wake", 5*time.Microsecond, "latency from IPI or interrupt to a halted core running Schedule")
+	switchCost := fs.Duration("switch", time.Microsecond, "time from a G leaving a core to the next Schedule (0 allowed)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: sim [flags]\n\nSimulate the gmpos scheduler policies on workloads in virtual time.\n\n")
 		fs.PrintDefaults()
@@ -55,6 +60,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sim: -cores %d out of range 1..%d\n", *cores, simulator.MaxCores)
 		return 2
 	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+		zero bool
+	}{{"slice", *slice, false}, {"tick", *tick, false}, {"wake", *wake, false}, {"switch", *switchCost, true}} {
+		if d.v < 0 || (d.v == 0 && !d.zero) {
+			fmt.Fprintf(stderr, "sim: -%s %v: want a positive duration\n", d.name, d.v)
+			return 2
+		}
+	}
+	sw := simulator.Time(*switchCost)
+	if sw == 0 {
+		sw = -1 // Config: <0 means a free switch, 0 means the default
+	}
 	ws, err := simulator.LookupWorkloads(*workload)
 	if err != nil {
 		fmt.Fprintf(stderr, "sim: -workload: %v\n", err)
@@ -75,6 +94,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		for _, p := range ps {
 			r, err := simulator.Run(simulator.Config{
 				Cores: *cores, Seed: *seed, Workload: w, Policy: p, Trace: tr,
+				Slice: simulator.Time(*slice), TickPeriod: simulator.Time(*tick),
+				WakeLatency: simulator.Time(*wake), SwitchCost: sw,
 			})
 			if err != nil {
 				fmt.Fprintf(stderr, "sim: %s/%s: %v\n", w.Name, p, err)

@@ -20,6 +20,8 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-policy", "nope"}, `unknown policy "nope"`},
 		{[]string{"-bogus"}, "flag provided but not defined"},
 		{[]string{"stray"}, `unexpected argument "stray"`},
+		{[]string{"-slice", "0s"}, "-slice 0s: want a positive duration"},
+		{[]string{"-switch", "-1us"}, "-switch -1µs: want a positive duration"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(c.args, &out, &errb); code != 2 {
@@ -76,6 +78,21 @@ func TestRunAndTrace(t *testing.T) {
 	}
 	if err := json.Unmarshal(traces[0], &f); err != nil || len(f.TraceEvents) == 0 {
 		t.Fatalf("trace: %v, %d events", err, len(f.TraceEvents))
+	}
+}
+
+// The model flags reach the engine: a shorter slice means more
+// preemptions of the hogs.
+func TestSliceFlag(t *testing.T) {
+	preempts := func(slice string) string {
+		var out, errb bytes.Buffer
+		if code := run([]string{"-workload", "hog-latency", "-policy", "gmp", "-slice", slice, "-switch", "0s"}, &out, &errb); code != 0 {
+			t.Fatalf("-slice %s: exit %d: %s", slice, code, errb.String())
+		}
+		return out.String()
+	}
+	if a, b := preempts("10ms"), preempts("2ms"); a == b {
+		t.Errorf("-slice 10ms and 2ms printed the same table:\n%s", a)
 	}
 }
 
