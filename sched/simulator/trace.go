@@ -21,7 +21,10 @@ import (
 //
 // ts and dur are JSON numbers in microseconds; we print virtual
 // nanoseconds as µs with three decimals so no precision is lost. pid and
-// tid are integers. All metadata comes first, then every timed event of
+// tid are integers: pid is the run (1, 2, ...) and tid = 1000*pid + core.
+// Tids must be unique across the whole file, not just within a pid:
+// Perfetto's JSON importer, like Linux, keys threads (and thread_name) by
+// tid alone, so "core 0" of every run would otherwise merge into one track. All metadata comes first, then every timed event of
 // every run sorted by (ts, pid, tid), so timestamps never go backwards in
 // the file. The bytes depend only on what was recorded, so a seeded run
 // produces an identical file.
@@ -97,24 +100,26 @@ func (t *Trace) WriteTo(w io.Writer) (int64, error) {
 	var evs []timed
 	for i, r := range t.runs {
 		pid := strconv.Itoa(i + 1)
-		emit(`{"name":"process_name","ph":"M","pid":` + pid + `,"tid":0,"args":{"name":` + jstr(r.name) + `}}`)
-		emit(`{"name":"process_sort_index","ph":"M","pid":` + pid + `,"tid":0,"args":{"sort_index":` + pid + `}}`)
+		// Process metadata goes on tid == pid (the "main thread" by the
+		// Linux convention Perfetto follows), also unique in the file.
+		emit(`{"name":"process_name","ph":"M","pid":` + pid + `,"tid":` + pid + `,"args":{"name":` + jstr(r.name) + `}}`)
+		emit(`{"name":"process_sort_index","ph":"M","pid":` + pid + `,"tid":` + pid + `,"args":{"sort_index":` + pid + `}}`)
 		for c := 0; c < r.cores; c++ {
-			tid := strconv.Itoa(c)
-			emit(`{"name":"thread_name","ph":"M","pid":` + pid + `,"tid":` + tid + `,"args":{"name":"core ` + tid + `"}}`)
-			emit(`{"name":"thread_sort_index","ph":"M","pid":` + pid + `,"tid":` + tid + `,"args":{"sort_index":` + tid + `}}`)
+			tid := traceTID(i, c)
+			emit(`{"name":"thread_name","ph":"M","pid":` + pid + `,"tid":` + tid + `,"args":{"name":"core ` + strconv.Itoa(c) + `"}}`)
+			emit(`{"name":"thread_sort_index","ph":"M","pid":` + pid + `,"tid":` + tid + `,"args":{"sort_index":` + strconv.Itoa(c) + `}}`)
 		}
 		pol := jstr(r.policy)
 		for _, s := range r.slices {
 			evs = append(evs, timed{s.Start, int64(i), int64(s.Core),
 				`{"name":` + jstr(s.Name) + `,"cat":"run","ph":"X","ts":` + micros(s.Start) + `,"dur":` + micros(s.Dur) +
-					`,"pid":` + pid + `,"tid":` + strconv.Itoa(s.Core) +
+					`,"pid":` + pid + `,"tid":` + traceTID(i, s.Core) +
 					`,"args":{"g":` + strconv.Itoa(s.G) + `,"policy":` + pol + `,"reason":` + jstr(s.Reason) + `}}`})
 		}
 		for _, in := range r.instants {
 			evs = append(evs, timed{in.At, int64(i), int64(in.Core),
 				`{"name":` + jstr(in.Name) + `,"cat":"sched","ph":"i","s":"t","ts":` + micros(in.At) +
-					`,"pid":` + pid + `,"tid":` + strconv.Itoa(in.Core) +
+					`,"pid":` + pid + `,"tid":` + traceTID(i, in.Core) +
 					`,"args":{"g":` + strconv.Itoa(in.G) + `,"policy":` + pol + `}}`})
 		}
 	}
@@ -130,6 +135,9 @@ func (t *Trace) WriteTo(w io.Writer) (int64, error) {
 	err := b.Flush()
 	return cw.n, err
 }
+
+// traceTID is the tid of core c in run i (pid i+1): unique in the file.
+func traceTID(i, c int) string { return strconv.Itoa(1000*(i+1) + c) }
 
 // micros prints ns as a decimal number of microseconds, e.g. 1234 → 1.234.
 func micros(ns Time) string {

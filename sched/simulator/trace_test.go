@@ -65,6 +65,7 @@ func checkTrace(data []byte, cores int) (int, error) {
 	type track struct{ pid, tid int }
 	procNamed := map[int]bool{}
 	threadNamed := map[track]bool{}
+	tidNamed := map[int]bool{}
 	lastEnd := map[track]Time{}
 	type gkey struct{ pid, g int }
 	gRuns := map[gkey][][2]Time{}
@@ -84,10 +85,17 @@ func checkTrace(data []byte, cores int) (int, error) {
 			if err := json.Unmarshal(ev.Args, &args); err != nil {
 				return 0, fmt.Errorf("metadata %d: %v", i, err)
 			}
+			if strings.HasPrefix(ev.Name, "process_") && tr.tid != tr.pid {
+				return 0, fmt.Errorf("metadata %d (%s) on tid %d, want tid == pid (tids are global in Perfetto)", i, ev.Name, tr.tid)
+			}
 			switch ev.Name {
 			case "process_name":
 				procNamed[tr.pid] = args.Name != nil && *args.Name != ""
 			case "thread_name":
+				if tidNamed[tr.tid] {
+					return 0, fmt.Errorf("tid %d named twice: Perfetto keys threads by tid alone", tr.tid)
+				}
+				tidNamed[tr.tid] = true
 				threadNamed[tr] = args.Name != nil && *args.Name != ""
 			case "process_sort_index", "thread_sort_index":
 				if args.SortIndex == nil {
@@ -101,8 +109,8 @@ func checkTrace(data []byte, cores int) (int, error) {
 			if !procNamed[tr.pid] || !threadNamed[tr] {
 				return 0, fmt.Errorf("slice %d (%s) on pid %d tid %d before that track was named", i, ev.Name, tr.pid, tr.tid)
 			}
-			if tr.tid < 0 || tr.tid >= cores {
-				return 0, fmt.Errorf("slice %d on tid %d, want a core 0..%d", i, tr.tid, cores-1)
+			if c := tr.tid - 1000*tr.pid; c < 0 || c >= cores {
+				return 0, fmt.Errorf("slice %d on pid %d tid %d, want tid 1000*pid + core (0..%d)", i, tr.pid, tr.tid, cores-1)
 			}
 			ts, err := ns(ev.Ts)
 			if err != nil {
@@ -117,7 +125,7 @@ func checkTrace(data []byte, cores int) (int, error) {
 			}
 			lastTs = ts
 			if ts < lastEnd[tr] {
-				return 0, fmt.Errorf("slice %d (%s) at %d overlaps the previous slice on core %d, which ends at %d", i, ev.Name, ts, tr.tid, lastEnd[tr])
+				return 0, fmt.Errorf("slice %d (%s) at %d overlaps the previous slice on tid %d, which ends at %d", i, ev.Name, ts, tr.tid, lastEnd[tr])
 			}
 			lastEnd[tr] = ts + dur
 			var args struct {
@@ -134,7 +142,7 @@ func checkTrace(data []byte, cores int) (int, error) {
 			k := gkey{tr.pid, args.G}
 			gRuns[k] = append(gRuns[k], [2]Time{ts, ts + dur})
 		case "i":
-			if !procNamed[tr.pid] || !threadNamed[tr] || tr.tid < 0 || tr.tid >= cores {
+			if c := tr.tid - 1000*tr.pid; !procNamed[tr.pid] || !threadNamed[tr] || c < 0 || c >= cores {
 				return 0, fmt.Errorf("instant %d (%s) on unnamed or bad track pid %d tid %d", i, ev.Name, tr.pid, tr.tid)
 			}
 			ts, err := ns(ev.Ts)
