@@ -19,14 +19,16 @@ const (
 // broken invariant of "Invariants" in doc.go, or nil. Each G must be in
 // exactly the place its status says. Only meaningful while nothing else
 // uses s (the simulator between events, tests); not for the kernel's hot
-// paths (it walks all MaxG Gs). Allocates nothing.
+// paths (it walks the G table up to the highest GID ever used). Allocates
+// nothing.
 func (s *Sched) CheckInvariants() error {
 	seen := &s.checkSeen
-	for i := range seen {
+	hi := int(s.gHigh.Load())
+	for i := 0; i <= hi; i++ {
 		seen[i] = 0
 	}
 	mark := func(gp GID) bool {
-		if gp == 0 || int(gp) >= MaxG {
+		if gp == 0 || int(gp) > hi {
 			return false
 		}
 		seen[gp]++
@@ -68,7 +70,7 @@ func (s *Sched) CheckInvariants() error {
 		return ErrListSize
 	}
 	live := int32(0)
-	for gp := 1; gp < MaxG; gp++ {
+	for gp := 1; gp <= hi; gp++ {
 		switch st := s.Status(GID(gp)); st {
 		case Grunnable, Grunning:
 			if seen[gp] == 0 {

@@ -200,18 +200,28 @@ func (s *Sched) gfget() GID {
 	s.gFreeLock.lock()
 	gp := s.listPop(&s.gFree)
 	s.gFreeLock.unlock()
-	if gp != 0 && !s.allg[gp].status.CompareAndSwap(uint32(Gidle), uint32(Grunnable)) {
+	if gp == 0 {
+		return 0
+	}
+	if !s.allg[gp].status.CompareAndSwap(uint32(Gidle), uint32(Grunnable)) {
 		throw("gfget: free G not idle")
 	}
-	return gp
+	for {
+		hi := s.gHigh.Load()
+		if uint32(gp) <= hi || s.gHigh.CompareAndSwap(hi, uint32(gp)) {
+			return gp
+		}
+	}
 }
 
-// gfput returns a dead G's slot to the free list. Mirrors gfput.
+// gfput returns a dead G's slot to the front of the free list (LIFO, like
+// the runtime's per-P gFree): the next NewProc reuses the warmest slot and
+// GIDs stay below the peak number of live Gs (gHigh).  Mirrors gfput.
 func (s *Sched) gfput(gp GID) {
 	if !s.allg[gp].status.CompareAndSwap(uint32(Gdead), uint32(Gidle)) {
 		throw("gfput: G not dead")
 	}
 	s.gFreeLock.lock()
-	s.listPushBack(&s.gFree, gp)
+	s.listPushFront(&s.gFree, gp)
 	s.gFreeLock.unlock()
 }

@@ -82,6 +82,7 @@ type Sched struct {
 	pidle      atomic.Uint64 // bit i set: P i is idle (runtime idlepMask + pidle list); npidle = popcount
 	nmspinning atomic.Int32  // Ms spinning (runtime sched.nmspinning)
 	ngLive     atomic.Int32  // Gs not Gidle
+	gHigh      atomic.Uint32 // highest GID ever handed out (bounds table walks)
 	lastpoll   atomic.Int64  // Now() of the last Poller.Poll (runtime sched.lastpoll)
 	pollLock   atomic.Bool   // one poller caller at a time (runtime netpoll is single-caller per M)
 
@@ -140,6 +141,7 @@ func (s *Sched) Init(cfg Config) error {
 	s.pidle.Store(0)
 	s.nmspinning.Store(0)
 	s.ngLive.Store(0)
+	s.gHigh.Store(0)
 	s.lastpoll.Store(s.plat.Now())
 	s.pollLock.Store(false)
 
