@@ -20,7 +20,8 @@ import (
 //   - {"ph":"i","s":"t","ts":..,...}         an instant on a core: steal, IPI, idle
 //
 // ts and dur are JSON numbers in microseconds; we print virtual
-// nanoseconds as µs with three decimals so no precision is lost. pid and
+// nanoseconds as µs with three decimals plus a half-nanosecond "5" so that
+// no precision is lost on import (see micros). pid and
 // tid are integers: pid is the run (1, 2, ...) and tid = 1000*pid + core.
 // Tids must be unique across the whole file, not just within a pid:
 // Perfetto's JSON importer, like Linux, keys threads (and thread_name) by
@@ -139,8 +140,19 @@ func (t *Trace) WriteTo(w io.Writer) (int64, error) {
 // traceTID is the tid of core c in run i (pid i+1): unique in the file.
 func traceTID(i, c int) string { return strconv.Itoa(1000*(i+1) + c) }
 
-// micros prints ns as a decimal number of microseconds, e.g. 1234 → 1.234.
+// micros prints ns as a decimal number of microseconds plus half a
+// nanosecond, e.g. 1234 → 1.2345. Importers convert with
+// int64(µs * 1000.0) (Perfetto's CoerceToTs), which truncates; 1.234 would
+// come out as 1233 ns whenever the double lands just below, and a run that
+// starts when the previous one ends would then overlap it by a nanosecond
+// and be nested under it. With the half-nanosecond bias every value
+// truncates to its exact nanosecond (TestTraceTimesSurviveFloat).
 func micros(ns Time) string {
+	return microsExact(ns) + "5"
+}
+
+// microsExact prints ns as microseconds with three decimals, 1234 → 1.234.
+func microsExact(ns Time) string {
 	frac := ns % 1000
 	s := strconv.FormatInt(ns/1000, 10) + "."
 	switch {

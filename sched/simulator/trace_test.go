@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -34,9 +35,17 @@ func ns(n *json.Number) (Time, error) {
 	}
 	s := n.String()
 	whole, frac, _ := strings.Cut(s, ".")
-	if len(frac) > 3 || strings.HasPrefix(s, "-") {
-		return 0, fmt.Errorf("timestamp %q: want a non-negative number of µs with at most 3 decimals", s)
+	if len(frac) != 4 || frac[3] != '5' || strings.HasPrefix(s, "-") {
+		return 0, fmt.Errorf("timestamp %q: want a non-negative number of µs with 3 decimals and the half-ns 5", s)
 	}
+	frac = frac[:3]
+	// What an importer computes (Perfetto: int64(double * 1000.0)) must
+	// be the exact nanosecond.
+	f, err := n.Float64()
+	if err != nil {
+		return 0, err
+	}
+	imported := int64(f * 1000.0)
 	for len(frac) < 3 {
 		frac += "0"
 	}
@@ -46,6 +55,9 @@ func ns(n *json.Number) (Time, error) {
 			return 0, fmt.Errorf("timestamp %q is not a plain decimal number", s)
 		}
 		v = v*10 + Time(c-'0')
+	}
+	if imported != v {
+		return 0, fmt.Errorf("timestamp %q imports as %d ns, want %d", s, imported, v)
 	}
 	return v, nil
 }
@@ -212,7 +224,7 @@ func TestTraceCheckerRejects(t *testing.T) {
 	if n, err := checkTrace(buf.Bytes(), 2); n != 2 || err != nil {
 		t.Fatalf("good trace: %d slices, %v", n, err)
 	}
-	if !strings.Contains(buf.String(), `"ts":1.000,"dur":0.010`) {
+	if !strings.Contains(buf.String(), `"ts":1.0005,"dur":0.0105`) {
 		t.Errorf("timestamps not printed as µs with 3 decimals:\n%s", buf.String())
 	}
 	for name, s := range map[string]Slice{
@@ -231,4 +243,27 @@ func TestTraceCheckerRejects(t *testing.T) {
 			t.Logf("%s: %v", name, err)
 		}
 	}
+}
+
+// Without the half-nanosecond bias, importing µs as doubles and truncating
+// loses a nanosecond on some values; with it, none of a large range does.
+func TestTraceTimesSurviveFloat(t *testing.T) {
+	lossy := 0
+	for ns := Time(0); ns < 2_000_000; ns += 7 {
+		for _, base := range []Time{0, 59 * Second} {
+			v := base + ns
+			exact, _ := strconv.ParseFloat(microsExact(v), 64)
+			if int64(exact*1000.0) != v {
+				lossy++
+			}
+			biased, _ := strconv.ParseFloat(micros(v), 64)
+			if got := int64(biased * 1000.0); got != v {
+				t.Fatalf("%d ns printed %s imports as %d", v, micros(v), got)
+			}
+		}
+	}
+	if lossy == 0 {
+		t.Errorf("no value lost precision without the bias: the bias is unexplained")
+	}
+	t.Logf("%d values would have lost a nanosecond without the bias", lossy)
 }
