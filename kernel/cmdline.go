@@ -13,7 +13,8 @@ const (
 
 type strRef struct{ off, n int }
 
-var cmd struct {
+// cmdState is the decoded command line.
+type cmdState struct {
 	arena  [8192]byte
 	used   int
 	argv0  strRef
@@ -26,6 +27,8 @@ var cmd struct {
 	faultT strRef // fault=KIND: deliberately fault in the kernel (tests of the fault report)
 	bad    bool   // the command line was malformed (reported once the console is up)
 }
+
+var cmd cmdState
 
 func (r strRef) bytes() []byte { return cmd.arena[r.off : r.off+r.n] }
 

@@ -81,24 +81,27 @@ func kernelFault(f *amd64.Frame, why string) {
 		k.s("?")
 	}
 	k.c('\n').to(p)
-	k.s("code:")
-	// Instruction bytes, if the page is mapped and executable (image text).
+	// The instruction bytes, if the page is mapped and executable (image text); the runner
+	// decodes the copy in the panic record.
+	var code [16]byte
+	readable := false
 	if _, flags, ok := mm.Kernel.Lookup(uintptr(f.IP)); ok && flags&mm.PTENoExec == 0 {
-		for i := uintptr(0); i < 16; i++ {
-			b := *(*byte)(ptr(uintptr(f.IP) + i))
-			k.c(' ').c("0123456789abcdef"[b>>4]).c("0123456789abcdef"[b&15])
+		readable = true
+		for i := range code {
+			code[i] = *(*byte)(ptr(uintptr(f.IP) + uintptr(i)))
 		}
+	}
+	k.s("code:")
+	if readable {
+		k.hexBytes(code[:], " ")
 	} else {
 		k.s(" (not readable)")
 	}
 	k.c('\n').to(p)
 
 	k.s("panic vector=").d(int64(f.Vector)).s(" rip=").x(f.IP).s(" code=")
-	if _, flags, ok := mm.Kernel.Lookup(uintptr(f.IP)); ok && flags&mm.PTENoExec == 0 {
-		for i := uintptr(0); i < 16; i++ {
-			b := *(*byte)(ptr(uintptr(f.IP) + i))
-			k.c("0123456789abcdef"[b>>4]).c("0123456789abcdef"[b&15])
-		}
+	if readable {
+		k.hexBytes(code[:], "")
 	}
 	k.record()
 	debugExit(kernelPanicCode)

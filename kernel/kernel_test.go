@@ -8,21 +8,7 @@ import (
 	"gmpos/kernel/mm"
 )
 
-func resetCmd() {
-	cmd = struct {
-		arena  [8192]byte
-		used   int
-		argv0  strRef
-		args   [maxArgs]strRef
-		nargs  int
-		env    [maxEnv]strRef
-		nenv   int
-		sched  strRef
-		klog   bool
-		faultT strRef
-		bad    bool
-	}{}
-}
+func resetCmd() { cmd = cmdState{} }
 
 func TestParseCmdline(t *testing.T) {
 	resetCmd()

@@ -60,6 +60,14 @@ func (k *kbuf) x(v uint64) *kbuf {
 	return k
 }
 
+// hexBytes appends each byte of b as two hex digits, each preceded by sep.
+func (k *kbuf) hexBytes(b []byte, sep string) *kbuf {
+	for _, c := range b {
+		k.s(sep).c("0123456789abcdef"[c>>4]).c("0123456789abcdef"[c&15])
+	}
+	return k
+}
+
 func (k *kbuf) d(v int64) *kbuf {
 	if v < 0 {
 		k.c('-')

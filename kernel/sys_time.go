@@ -147,15 +147,16 @@ func sysFutexCall(t *Thread, gp sched.GID, cpu int, addr uintptr, op int, val ui
 	if addr&3 != 0 {
 		return -EINVAL
 	}
+	// The bitset variants select waiters by bit; the plain ones match every waiter.
+	bitset := uint32(0xffffffff)
+	if cmd == futexWaitBitset || cmd == futexWakeBitset {
+		if val3 == 0 {
+			return -EINVAL
+		}
+		bitset = val3
+	}
 	switch cmd {
 	case futexWait, futexWaitBitset:
-		bitset := uint32(0xffffffff)
-		if cmd == futexWaitBitset {
-			if val3 == 0 {
-				return -EINVAL
-			}
-			bitset = val3
-		}
 		if !mm.Space.UserRange(addr, 4, false) {
 			return -EFAULT
 		}
@@ -193,13 +194,6 @@ func sysFutexCall(t *Thread, gp sched.GID, cpu int, addr uintptr, op int, val ui
 		stats.futexWaits++
 		return 0
 	case futexWake, futexWakeBitset:
-		bitset := uint32(0xffffffff)
-		if cmd == futexWakeBitset {
-			if val3 == 0 {
-				return -EINVAL
-			}
-			bitset = val3
-		}
 		return int64(futexWake1(addr, int(val), bitset, cpu))
 	}
 	return -ENOSYS
