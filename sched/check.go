@@ -37,7 +37,9 @@ func (s *Sched) CheckInvariants() error {
 	spinning := int32(0)
 	for i := int32(0); i < s.np; i++ {
 		pp := &s.allp[i]
-		if pp.spinning.Load() {
+		// A spinning P counts, and so does a parked P whose idle bit a
+		// waker cleared: its spinning slot is reserved until it resumes.
+		if pp.spinning.Load() || pp.parked.Load() && s.pidle.Load()&(1<<uint(i)) == 0 {
 			spinning++
 		}
 		if gp := GID(pp.curg.Load()); gp != 0 {

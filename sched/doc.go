@@ -48,7 +48,8 @@
 //     rings). A Grunning G is curg of exactly one P and on no queue. Gwaiting
 //     and Gidle Gs are on no run queue; Gidle Gs are on gFree.
 //   - Only the owner P writes runqtail and CASes runnext from 0 to a G.
-//   - nmspinning equals the number of Ps with spinning set.
+//   - nmspinning equals the number of Ps with spinning set plus the parked
+//     Ps claimed by a waker that have not resumed yet (see unpark).
 //   - An idle P (bit in pidle) has an empty LRQ and runnext under gmp.
 //   - No scheduler lock is held while calling Platform, Poller or trace
 //     hooks, except pollLock across Poller.Poll (a try-lock: one poller
@@ -152,7 +153,9 @@
 //	gmp.HasWork            findRunnable's re-check after dropping spinning
 //	randomOrder            randomOrder / randomEnum
 //	pidleput / pidleget    pidleput / pidleget (bit mask, no M)
-//	pidleClear             (new) the core took its own P back
+//	pidleClear             (new) clear one P's idle bit (owner or claimer)
+//	unpark                 (new) a parked P resumes; adopts a waker's spinning slot
+//	wake                   wakep, or a wake-up of one named P (policy hint)
 //	wakep                  wakep + startm(pp, spinning=true)
 //	resetspinning          resetspinning
 //	becomeSpinning         findRunnable's "mp.becomeSpinning()"

@@ -58,10 +58,16 @@ type P struct {
 	// usleep(3).
 	retryAt int64
 
-	// Atomic (set by wakep on another P, cleared by the owner):
+	// Atomic (owner writes, anyone reads):
 
-	// spinning: this P's M is looking for work (stealing). Mirrors m.spinning.
+	// spinning: this P's M is looking for work (stealing). Mirrors
+	// m.spinning. Written only by the owner P (a waker's reservation is
+	// adopted in unpark).
 	spinning atomic.Bool
+	// parked: the P published itself idle (pidleput) and has not resumed
+	// yet. Written only by the owner P; atomic for CheckInvariants. A
+	// parked P whose idle bit is clear has been claimed by a waker.
+	parked atomic.Bool
 
 	// Protected by lock (policies' own per-P lists):
 

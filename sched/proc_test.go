@@ -262,7 +262,7 @@ func TestWakepAndSpinning(t *testing.T) {
 			woken = pid
 		}
 	}
-	if woken < 1 || s.Spinning() != 1 || !s.allp[woken].spinning.Load() {
+	if woken < 1 || s.Spinning() != 1 || s.Idle(woken) {
 		t.Fatalf("woken=%d spinning=%d", woken, s.Spinning())
 	}
 	b := s.NewProc(0) // a kicked to the LRQ; a spinner exists: no second wake

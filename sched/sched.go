@@ -177,6 +177,7 @@ func (s *Sched) Init(cfg Config) error {
 		seed = splitmix64(seed)
 		pp.rand = seed | 1
 		pp.spinning.Store(false)
+		pp.parked.Store(false)
 		pp.lock.key.Store(0)
 		pp.list = gList{}
 		pp.minVR, pp.sumW = 0, 0

@@ -19,8 +19,8 @@ func (s *Sched) Schedule(pid int) (gp GID, inheritTime bool) {
 	if pp.curg.Load() != 0 {
 		throw("schedule: P has a running G")
 	}
-	s.pidleClear(pid) // this core is awake, so its P is not idle
 	now := s.plat.Now()
+	s.unpark(pp, now) // this core is awake, so its P is not idle
 	gp, inheritTime = s.findRunnable(pp, now)
 	if gp == 0 {
 		return 0, false
@@ -83,10 +83,10 @@ top:
 	}
 	if s.policy.HasWork(s, pid) && retries < maxRecheck {
 		// Take the P back and steal, spinning even past the limit (as
-		// the runtime does here). If pidleClear fails, a wakep claimed
-		// this P meanwhile and already marked it spinning.
+		// the runtime does here). If a waker claimed this P meanwhile,
+		// unpark adopts the spinning slot it reserved.
 		retries++
-		if s.pidleClear(pid) {
+		if !s.unpark(pp, now) {
 			s.becomeSpinning(pp, now)
 		}
 		goto top
@@ -96,12 +96,14 @@ top:
 	// blocking netpoll), if any G waits for I/O.
 	if s.poller != nil && s.poller.Waiters() && s.npidle() == s.np {
 		if gp = s.pollOnce(pp, true, now); gp != 0 {
-			s.pidleClear(pid)
+			if s.unpark(pp, now) {
+				s.resetspinning(pp)
+			}
 			return gp, false
 		}
 		if s.policy.HasWork(s, pid) && retries < maxRecheck {
 			retries++
-			if s.pidleClear(pid) {
+			if !s.unpark(pp, now) {
 				s.becomeSpinning(pp, now)
 			}
 			goto top
