@@ -17,8 +17,10 @@ type Platform interface {
 	// WakeM asks the M (core) that owns P pid to call Sched.Schedule(pid)
 	// soon: the kernel sends an IPI to a halted core, the simulator
 	// schedules a wake-up event. The P was idle and has been claimed for
-	// that core (its M is marked spinning). May be spurious: if the core is
-	// already running, the platform ignores it.
+	// that core, with a spinning slot reserved that the P adopts when it
+	// resumes. It must not be lost: if it arrives before the core halts,
+	// the halt must end at once (sti; hlt, or a pending flag). It may be
+	// spurious: if the core is already running, the platform ignores it.
 	WakeM(pid int)
 
 	// ParkM tells the platform that P pid found no work and is now idle:
