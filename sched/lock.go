@@ -32,11 +32,6 @@ func (l *spinlock) lock() {
 	}
 }
 
-// tryLock acquires the lock if it is free and reports whether it did.
-func (l *spinlock) tryLock() bool {
-	return l.key.Load() == 0 && l.key.CompareAndSwap(0, 1)
-}
-
 // unlock releases the lock.
 func (l *spinlock) unlock() {
 	if l.key.Swap(0) == 0 { // store-release
