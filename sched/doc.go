@@ -57,16 +57,20 @@
 //
 // # Lock order
 //
-// Locks are spinlocks (lock.go), never sync.Mutex. Outermost first:
+// Locks are spinlocks (lock.go), never sync.Mutex. A lock may be taken only
+// while every lock already held has a lower rank (outermost first):
 //
-//	gFreeLock      (leaf: nothing is taken while holding it)
-//	P.lock         (one at a time: never two P locks together)
-//	  grqLock      (may be taken under P.lock; leaf otherwise)
+//	rank 1  P.lock       one at a time: never two P locks together
+//	rank 2  grqLock      may be taken under P.lock
+//	rank 3  gFreeLock    leaf
 //
 //	pollLock       (try-lock only, held across Poller.Poll; never waited on)
 //
-// The built-in policies never nest locks at all; grqLock under P.lock is
-// the one nesting a new policy may use. The LRQ, runnext, pidle,
+// This table is the single source of truth: TestLockOrder parses it and
+// checks every lock acquisition in the package's source against it,
+// including locks taken inside called functions. The built-in policies
+// never nest locks at all; grqLock under P.lock is the one nesting a new
+// policy may use. The LRQ, runnext, pidle,
 // nmspinning and the counters are lock-free (sync/atomic only).
 //
 // # Contexts
