@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -197,5 +198,37 @@ func BenchmarkVsRuntimePingPong(b *testing.B) {
 	})
 	if goNs > 0 {
 		benchLine("pingpong/ratio(gmpos/go)", fmt.Sprintf("%.3f", gm/goNs), "x")
+	}
+}
+
+// The same decision with every P busy at once (one goroutine per P): shows
+// the shared-lock contention of `global` against the per-P queues of gmp.
+func BenchmarkScheduleParallel(b *testing.B) {
+	for _, pol := range PolicyNames() {
+		b.Run(pol, func(b *testing.B) {
+			np := runtime.GOMAXPROCS(0)
+			s, _ := newTestSched(b, np, pol)
+			for pid := 0; pid < np; pid++ {
+				for i := 0; i < 4; i++ {
+					s.NewProc(pid)
+				}
+				s.Schedule(pid)
+			}
+			var next atomic.Int32
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				pid := int(next.Add(1)-1) % np
+				for pb.Next() {
+					if s.Curg(pid) != 0 {
+						s.GoYield(pid)
+					}
+					s.Schedule(pid)
+				}
+			})
+			b.StopTimer()
+			ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+			benchLine("schedule-parallel/"+pol, fmt.Sprintf("%.1f", ns), "ns/op")
+		})
 	}
 }
