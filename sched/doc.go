@@ -84,7 +84,9 @@
 //     Park, Gosched, GoYield, Exit, Schedule.
 //
 // Rules for all of them, checked by the AllocsPerRun tests: no heap
-// allocation; no maps, fmt, or escaping interfaces; no Go pointers stored
+// allocation; no maps, fmt, escaping interfaces or interface type
+// assertions (an assertion may fill the runtime's itab cache, which does
+// not exist at boot: hence Config.Timer); no Go pointers stored
 // into the queues (GIDs only, so no write barriers); fixed-size arrays;
 // nothing relies on package init() (constants and statically initialised
 // arrays only; PolicyByName is a switch). Init stores the Platform, Poller

@@ -30,8 +30,9 @@ type Platform interface {
 	ParkM(pid int)
 }
 
-// TimerPlatform is an optional extension of Platform. If the Platform given
-// to Init implements it, a P that parks while another P's runnext holds a
+// TimerPlatform is an optional extension of Platform, passed as
+// Config.Timer (or found by a type assertion on Config.Platform when Timer
+// is nil — not usable before the Go runtime exists). With it, a P that parks while another P's runnext holds a
 // G too fresh to steal (see RunnextGrace) asks to be woken when the G may be
 // stolen: the non-blocking counterpart of runqgrab's usleep(3). Without it,
 // such a G waits for its own P (at most one slice).

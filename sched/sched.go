@@ -95,7 +95,9 @@ type Sched struct {
 }
 
 // Init (re)initialises s in place. It allocates nothing and needs no package
-// init(), so the kernel calls it at boot on a statically allocated Sched.
+// init(), so the kernel calls it at boot on a statically allocated Sched
+// (with Config.Timer set explicitly if it has one: the fallback type
+// assertion on Config.Platform is for hosted callers only).
 // All Gs are freed; all Ps start running (not idle) with no current G.
 // Not safe to call concurrently with anything else on s.
 func (s *Sched) Init(cfg Config) error {
