@@ -71,6 +71,11 @@ func TestAllocsEntryPoints(t *testing.T) {
 			for pid := 1; pid < 4; pid++ {
 				s.Schedule(pid) // idle, so wakep has Ps to wake
 			}
+			assertNoAllocs(t, "NewG+StartG+Schedule+Exit", func() {
+				s.StartG(s.NewG(0, 0), 0)
+				s.Schedule(0)
+				s.Exit(0)
+			})
 			assertNoAllocs(t, "NewProc+Schedule+Exit", func() {
 				s.NewProc(0)
 				s.Schedule(0)

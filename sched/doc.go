@@ -172,6 +172,8 @@
 //	Stats, Sched.Total     schedstats / GODEBUG=schedtrace counters
 //	Sched.AppendTrace      schedtrace (the one-line form, no locks)
 //	Sched.NewProcWeight    newproc (+ a fair-policy weight: no runtime equivalent)
+//	Sched.NewG             newproc1 (allocate; not runnable while the kernel sets it up)
+//	Sched.StartG           newproc's runqput(pp, newg, true) + wakep
 //	requeue                goschedImpl / goyield_m / gopreempt_m's common part
 //	listPushBack/Front     gQueue.pushBack / gQueue.push
 //	listPop                gQueue.pop

@@ -17,15 +17,27 @@ func (s *Sched) NewProc(pid int) GID {
 // with weight 2048 gets twice the CPU of one with 1024 under `fair`).
 // Other policies ignore the weight.
 func (s *Sched) NewProcWeight(pid int, weight uint32) GID {
+	gp := s.NewG(pid, weight)
+	if gp != 0 {
+		s.StartG(gp, pid)
+	}
+	return gp
+}
+
+// NewG allocates a G but does not make it runnable yet: it is in Gwaiting
+// and on no queue, so no other core can pick it while the kernel fills in
+// its thread state; StartG then releases it. NewProc = NewG + StartG.
+// Mirrors newproc1 (the new g is _Gdead while being set up). Returns 0 if
+// the G table is full. weight 0 means DefaultWeight.
+// Executed only by P pid's M.
+func (s *Sched) NewG(pid int, weight uint32) GID {
 	gp := s.gfget()
 	if gp == 0 {
 		return 0
 	}
 	if weight == 0 {
-		weight = 1
+		weight = DefaultWeight
 	}
-	pp := s.pWake(pid)
-	now := s.plat.Now()
 	g := &s.allg[gp]
 	g.lastP.Store(int32(pid))
 	g.weight = weight
@@ -33,13 +45,29 @@ func (s *Sched) NewProcWeight(pid int, weight uint32) GID {
 	g.runTotal.Store(0)
 	g.waitTotal.Store(0)
 	g.nrun.Store(0)
-	g.runnableSince = now
 	s.ngLive.Add(1)
+	g.status.Store(uint32(Gwaiting))
+	return gp
+}
+
+// StartG makes a G from NewG runnable on P pid: runnext under gmp, and an
+// idle P is woken for the displaced work. Mirrors the end of newproc
+// (runqput(pp, newg, true) + wakep). Panics if gp is not a fresh Gwaiting G.
+// Executed only by P pid's M. Any context.
+func (s *Sched) StartG(gp GID, pid int) {
+	pp := s.pWake(pid)
+	now := s.plat.Now()
+	g := &s.allg[gp]
+	if g.nrun.Load() != 0 {
+		throw("StartG: G already started")
+	}
+	g.runnableSince = now
+	if !g.status.CompareAndSwap(uint32(Gwaiting), uint32(Grunnable)) {
+		throw("StartG: G is not a new G")
+	}
 	pp.stats.add(StatSpawn, 1)
 	s.traceEv(TraceCreate, pid, gp, now)
-	g.status.Store(uint32(Grunnable))
 	s.wake(s.policy.Enqueue(s, pid, gp, WhyNew))
-	return gp
 }
 
 // Ready makes the waiting G gp runnable; it goes to P pid's runnext under

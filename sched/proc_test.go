@@ -374,3 +374,23 @@ func TestRunnextRetryTimer(t *testing.T) {
 	_ = a
 	checkInvariants(t, s)
 }
+
+// NewG + StartG: a G being set up is on no queue, so no core can run it
+// before StartG; StartG behaves like NewProc.
+func TestNewGStartG(t *testing.T) {
+	s, _ := newTestSched(t, 2, "gmp")
+	gp := s.NewG(0, 0)
+	if gp == 0 || s.Status(gp) != Gwaiting || s.Live() != 1 || s.Info(gp).Weight != DefaultWeight {
+		t.Fatalf("NewG: %d %v live %d", gp, s.Status(gp), s.Live())
+	}
+	checkInvariants(t, s)
+	if got, _ := s.Schedule(1); got != 0 {
+		t.Fatal("a G being set up was scheduled")
+	}
+	s.StartG(gp, 0)
+	if got, inh := s.Schedule(0); got != gp || !inh {
+		t.Fatalf("StartG: got %d inherit %v", got, inh)
+	}
+	mustPanic(t, "StartG", func() { s.StartG(gp, 0) })
+	checkInvariants(t, s)
+}
