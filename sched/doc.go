@@ -179,6 +179,25 @@
 //	listPop                gQueue.pop
 //	listRemove             (new) unlink during a scan (fair policy)
 //	global, local, fair    (no runtime equivalent: teaching alternatives)
+//	Policy.Enqueue/PickNext/Steal/Tick/HasWork/Name   see policy.go's table
+//	fairPickLocked         (EEVDF pick); fairRequest: the request size
+//	listLen                (P.list length under P.lock)
+//	npidle                 sched.npidle
+//	pWake                  (new) unpark on behalf of an interrupt on that core
+//	runqlen                runqlen (minus runnext)
+//	cheaprand              cheaprand (per-P xorshift); splitmix64 seeds it
+//	randomOrder.start/next/done/position, gcd   randomOrder / randomEnum
+//	spinlock.lock/unlock   lock2 / unlock2 (lock_spinbit.go), spin only
+//	procyield              procyield (PAUSE loop)
+//	throw                  throw
+//	traceEv                traceEvent (trace.go), minus the buffers
+//	checkList              (new) part of CheckInvariants
+//	orDefault              (new) Config defaults
+//	Error                  (errors as constants: no init(), no allocation)
+//	Curg, Status, Info, Stat, Live, NP, NIdle, Spinning, GRQLen, RunqLen,
+//	PolicyNames, Stats.Get, String
+//	                       read-only accessors (the runtime's schedtrace and
+//	                       debug fields); no locks except RunqLen's P.lock
 //
 // # References
 //
