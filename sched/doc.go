@@ -175,7 +175,8 @@
 //	Sched.NewG             newproc1 (allocate; not runnable while the kernel sets it up)
 //	Sched.StartG           newproc's runqput(pp, newg, true) + wakep
 //	requeue                goschedImpl / goyield_m / gopreempt_m's common part
-//	listPushBack/Front     gQueue.pushBack / gQueue.push
+//	listPushBack           gQueue.pushBack
+//	listPushFront          gQueue.push
 //	listPop                gQueue.pop
 //	listRemove             (new) unlink during a scan (fair policy)
 //	global, local, fair    (no runtime equivalent: teaching alternatives)
@@ -194,7 +195,7 @@
 //	checkList              (new) part of CheckInvariants
 //	orDefault              (new) Config defaults
 //	Error                  (errors as constants: no init(), no allocation)
-//	Curg, Status, Info, Stat, Live, NP, NIdle, Spinning, GRQLen, RunqLen,
+//	Curg, Status, Info, Stat, Live, NP, Idle, NIdle, Spinning, GRQLen, RunqLen,
 //	PolicyNames, Stats.Get, String
 //	                       read-only accessors (the runtime's schedtrace and
 //	                       debug fields); no locks except RunqLen's P.lock
