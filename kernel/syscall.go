@@ -191,6 +191,7 @@ var stats struct {
 	preemptions uint64
 	threads     uint64
 	futexWaits  uint64
+	timerArms   uint64
 }
 
 var _ = amd64.VectorSyscall

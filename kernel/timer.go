@@ -42,6 +42,7 @@ func armTimer(cpu int, running bool) {
 		return
 	}
 	timerArmed[cpu] = next
+	stats.timerArms++
 	if next == 0 {
 		amd64.ArmTimer(0)
 		return
