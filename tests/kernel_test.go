@@ -5,6 +5,7 @@ package tests
 
 import (
 	"testing"
+	"time"
 
 	"gmpos/qemu/runner"
 )
@@ -43,4 +44,19 @@ func TestGuestKernelStackOverflow(t *testing.T) {
 		"vector: 8 (#DF double fault)",
 		"at: gmpos/kernel.kernelRecurse+",
 	)
+}
+
+// TestGuestAsyncPreempt needs the runtime's SIGURG preemption: tgkill from sysmon, delivered by the
+// kernel on the spinning thread's way back to user mode.
+func TestGuestAsyncPreempt(t *testing.T) {
+	g := boot(t, pkg("preempt"), opts{args: []string{"async"}, timeout: 60 * time.Second})
+	g.wantCode(t, 0)
+	g.wantStdout(t, "main resumed while a goroutine spun: true (slept >= 30ms: true)\n")
+}
+
+// TestGuestThreadPreempt needs the kernel's own time slicing: two spinning threads, one core.
+func TestGuestThreadPreempt(t *testing.T) {
+	g := boot(t, pkg("preempt"), opts{args: []string{"threads"}, timeout: 60 * time.Second})
+	g.wantCode(t, 0)
+	g.wantStdout(t, "both threads progressed: true\n")
 }
