@@ -394,3 +394,42 @@ func TestNewGStartG(t *testing.T) {
 	mustPanic(t, "StartG", func() { s.StartG(gp, 0) })
 	checkInvariants(t, s)
 }
+
+// blockingPoller advances the clock while it "blocks", then returns a G.
+type blockingPoller struct {
+	f     *fakePlatform
+	ready GID
+}
+
+func (p *blockingPoller) Poll(block bool, buf []GID) int {
+	if !block || p.ready == 0 {
+		return 0
+	}
+	p.f.now.Add(5 * ms) // halted 5 ms until the NIC interrupt
+	buf[0], p.ready = p.ready, 0
+	return 1
+}
+func (p *blockingPoller) Waiters() bool { return p.ready != 0 }
+
+// Time spent blocked in the poller is not charged to the G it returns.
+func TestBlockingPollTime(t *testing.T) {
+	s := new(Sched)
+	f := new(fakePlatform)
+	pl := &blockingPoller{f: f}
+	if err := s.Init(Config{NP: 1, Platform: f, Poller: pl}); err != nil {
+		t.Fatal(err)
+	}
+	a := s.NewProc(0)
+	s.Schedule(0)
+	s.Park(0)
+	pl.ready = a
+	if gp, _ := s.Schedule(0); gp != a {
+		t.Fatalf("blocking poll returned %d", gp)
+	}
+	f.now.Add(1 * ms)
+	s.Park(0)
+	if run := s.Info(a).RunTotal; run != 1*ms {
+		t.Fatalf("RunTotal %d ns, want 1 ms (the 5 ms in the poller are not running time)", run)
+	}
+	checkInvariants(t, s)
+}

@@ -21,7 +21,7 @@ func (s *Sched) Schedule(pid int) (gp GID, inheritTime bool) {
 	}
 	now := s.plat.Now()
 	s.unpark(pp, now) // this core is awake, so its P is not idle
-	gp, inheritTime = s.findRunnable(pp, now)
+	gp, inheritTime, now = s.findRunnable(pp, now)
 	if gp == 0 {
 		return 0, false
 	}
@@ -32,9 +32,10 @@ func (s *Sched) Schedule(pid int) (gp GID, inheritTime bool) {
 // findRunnable finds a runnable G for pp: Policy.PickNext (local queues and
 // the GRQ), the poller (non-blocking), stealing while spinning, and finally
 // going idle with a last re-check and, for the last P, a blocking poll.
-// Returns 0 with pp published idle and ParkM called.
+// Returns 0 with pp published idle and ParkM called, and the current time
+// (later than now after a blocking poll).
 // Mirrors findRunnable. Executed only by the owner P.
-func (s *Sched) findRunnable(pp *P, now int64) (gp GID, inheritTime bool) {
+func (s *Sched) findRunnable(pp *P, now int64) (gp GID, inheritTime bool, rnow int64) {
 	pid := int(pp.id)
 	retries := 0
 	pp.retryAt = 0
@@ -42,7 +43,7 @@ top:
 	// local runq, runnext, GRQ (every 61st schedtick first: policy's job)
 	if gp, inheritTime = s.policy.PickNext(s, pid); gp != 0 {
 		s.resetspinning(pp)
-		return gp, inheritTime
+		return gp, inheritTime, now
 	}
 
 	// Poll network. This is only an optimization before we resort to
@@ -50,7 +51,7 @@ top:
 	if s.poller != nil && s.poller.Waiters() {
 		if gp = s.pollOnce(pp, false, now); gp != 0 {
 			s.resetspinning(pp)
-			return gp, false
+			return gp, false, now
 		}
 	}
 
@@ -65,7 +66,7 @@ top:
 		}
 		if gp = s.policy.Steal(s, pid); gp != 0 {
 			s.resetspinning(pp)
-			return gp, false
+			return gp, false, now
 		}
 	}
 
@@ -95,11 +96,13 @@ top:
 	// The last P to go idle blocks in the poller (findRunnable's
 	// blocking netpoll), if any G waits for I/O.
 	if s.poller != nil && s.poller.Waiters() && s.npidle() == s.np {
-		if gp = s.pollOnce(pp, true, now); gp != 0 {
+		gp = s.pollOnce(pp, true, now)
+		now = s.plat.Now() // the poll may have blocked
+		if gp != 0 {
 			if s.unpark(pp, now) {
 				s.resetspinning(pp)
 			}
-			return gp, false
+			return gp, false, now
 		}
 		if s.policy.HasWork(s, pid) && retries < maxRecheck {
 			retries++
@@ -116,7 +119,7 @@ top:
 	if pp.retryAt != 0 && s.timer != nil {
 		s.timer.WakeMAt(pid, pp.retryAt)
 	}
-	return 0, false
+	return 0, false, now
 }
 
 // maxRecheck bounds findRunnable's idle re-check loop. HasWork may see work
