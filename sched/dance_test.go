@@ -34,6 +34,7 @@ func TestDelicateDance(t *testing.T) {
 	go func() { // M1: the core of P1
 		for r := int64(1); r <= int64(rounds); r++ {
 			for round.Load() < r {
+				runtime.Gosched() // the machine may have fewer free cores than goroutines
 			}
 			gp, _ := s.Schedule(1)
 			got.Store(uint32(gp))
@@ -61,6 +62,7 @@ func TestDelicateDance(t *testing.T) {
 		b := s.NewProc(0) // runnext
 		c := s.NewProc(0) // runnext; b kicked to the LRQ: stealable
 		for done.Load() < r {
+			runtime.Gosched()
 		}
 		switch gp := GID(got.Load()); {
 		case gp == b:
