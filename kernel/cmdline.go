@@ -96,10 +96,18 @@ func hasPrefix(b []byte, p string) bool {
 	return true
 }
 
-// parseCmdline fills cmd from line.
+// parseCmdline fills cmd from line. Multiboot loaders (QEMU, GRUB) put the kernel image's path
+// first, so the first token is skipped.
 func parseCmdline(line []byte) {
 	inArgs := false
-	for i := 0; i < len(line); {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	for i < len(line) && line[i] != ' ' {
+		i++
+	}
+	for i < len(line) {
 		for i < len(line) && line[i] == ' ' {
 			i++
 		}

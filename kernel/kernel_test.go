@@ -12,7 +12,7 @@ func resetCmd() { cmd = cmdState{} }
 
 func TestParseCmdline(t *testing.T) {
 	resetCmd()
-	parseCmdline([]byte("argv0=prog env=A=1 env=B=two%20words sched=local klog=1 unknown=x -- -v hello%20world %25 --"))
+	parseCmdline([]byte("/tmp/dir with=odd/demo.img argv0=prog env=A=1 env=B=two%20words sched=local klog=1 unknown=x -- -v hello%20world %25 --"))
 	if got := string(cmd.argv0.bytes()); got != "prog" {
 		t.Errorf("argv0 = %q", got)
 	}
@@ -37,7 +37,7 @@ func TestParseCmdline(t *testing.T) {
 }
 
 func TestParseCmdlineMalformed(t *testing.T) {
-	for _, line := range []string{"env=%zz", "-- abc%4", "-- %"} {
+	for _, line := range []string{"k env=%zz", "k -- abc%4", "k -- %"} {
 		resetCmd()
 		parseCmdline([]byte(line))
 		if !cmd.bad {
@@ -51,7 +51,7 @@ func TestParseCmdlineMalformed(t *testing.T) {
 // writable AT_RANDOM block.
 func TestProcessImage(t *testing.T) {
 	resetCmd()
-	parseCmdline([]byte("argv0=demo env=GODEBUG=x=1 -- a bb"))
+	parseCmdline([]byte("img argv0=demo env=GODEBUG=x=1 -- a bb"))
 	var stack [8192]byte
 	top := uintptr(unsafe.Pointer(&stack[0])) + uintptr(len(stack))
 	random := [16]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}

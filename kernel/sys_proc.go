@@ -83,6 +83,12 @@ func exitProcess(code int) {
 // debugExit writes v to QEMU's isa-debug-exit port (iobase 0xf4): QEMU exits with status
 // (v<<1)|1. On a machine without the device the write is ignored, so halt forever after it.
 func debugExit(v uint8) {
+	// Let the UARTs finish sending (LSR bit 6, TEMT: transmitter and holding register empty;
+	// PC16550D datasheet §8.4) so that QEMU has every byte before it exits.
+	for _, base := range [...]uint16{0x3f8, 0x2f8, 0x3e8} {
+		for i := 0; i < 100000 && amd64.Inb(base+5)&0x40 == 0; i++ {
+		}
+	}
 	amd64.Outb(0xf4, v)
 	for {
 		amd64.Halt()

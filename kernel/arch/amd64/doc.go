@@ -13,6 +13,11 @@
 // the CPU struct (Go never touches GS), so no SWAPGS is needed. Only #DF (IST1) and NMI/#MC (IST2)
 // use the Interrupt Stack Table: a double fault usually means the kernel stack itself is gone.
 //
+// CPL 3 here is about stacks and about knowing whose fault a fault is, not about protection: the
+// program and the kernel are one image, mapped user-accessible, so a buggy program can corrupt
+// kernel data as in any unikernel. (Isolating them would need a separate, supervisor-only kernel
+// image; SMEP/SMAP then become possible too.)
+//
 // # Entry and exit (trap_amd64.s)
 //
 // Every entry builds the same Frame: vector stubs push an error code where the CPU does not, the
