@@ -433,3 +433,64 @@ func TestBlockingPollTime(t *testing.T) {
 	}
 	checkInvariants(t, s)
 }
+
+// blockOnlyPoller returns its Gs only from a blocking poll, as a device that
+// signals while every core is idle.
+type blockOnlyPoller struct {
+	ready   []GID
+	waiters int
+}
+
+func (b *blockOnlyPoller) Poll(block bool, buf []GID) int {
+	if !block {
+		return 0
+	}
+	n := copy(buf, b.ready)
+	b.ready = b.ready[n:]
+	b.waiters -= n
+	return n
+}
+
+func (b *blockOnlyPoller) Waiters() bool { return b.waiters > 0 }
+
+// TestBlockingPollWakesAnotherP: when the last P's blocking poll returns
+// several Gs, it runs one and the others must reach an idle P — it wakes one
+// (runtime: findRunnable's injectglist after netpoll(delay), then wakep via
+// resetspinning). A P that stayed parked with a runnable G in its reach would
+// leave a core idle while work waits (reported by the simulator's author).
+func TestBlockingPollWakesAnotherP(t *testing.T) {
+	for _, policy := range []string{"gmp", "global", "fair"} {
+		t.Run(policy, func(t *testing.T) {
+			s := new(Sched)
+			f := new(fakePlatform)
+			pl := new(blockOnlyPoller)
+			if err := s.Init(Config{NP: 2, PolicyName: policy, Platform: f, Poller: pl}); err != nil {
+				t.Fatal(err)
+			}
+			a := s.NewProc(0)
+			b := s.NewProc(0)
+			for i := 0; i < 2; i++ {
+				s.Schedule(0)
+				s.Park(0) // a and b wait for I/O
+			}
+			pl.waiters = 2
+			if gp, _ := s.Schedule(1); gp != 0 {
+				t.Fatalf("P1 found G %d, want idle", gp)
+			}
+			pl.ready = []GID{a, b}
+			wakes := f.wakes[1].Load()
+			gp, _ := s.Schedule(0)
+			if gp != a && gp != b {
+				t.Fatalf("P0 got G %d from the blocking poll, want %d or %d", gp, a, b)
+			}
+			if f.wakes[1].Load() == wakes {
+				t.Fatalf("the second polled G is runnable but idle P1 was not woken (P1 idle=%v)", s.Idle(1))
+			}
+			other, _ := s.Schedule(1)
+			if other == 0 || other == gp {
+				t.Fatalf("woken P1 found %d, want the other polled G", other)
+			}
+			checkInvariants(t, s)
+		})
+	}
+}
