@@ -100,6 +100,7 @@ func kernelMain() {
 	}
 	t.frame = amd64.Frame{IP: uint64(amd64.UserEntry()), CS: amd64.UserCS, SS: amd64.UserDS, SP: uint64(sp), Flags: amd64.FlagIF | 2}
 	t.initFP()
+	startThread(gp, 0)
 	stats.threads = 1
 
 	if cmd.klog {

@@ -35,7 +35,7 @@ func sysCloneCall(t *Thread, cpu int, flags uint64, stack, ptid, ctid, tls uintp
 	if flags&cloneSettls != 0 && !userCanonical(tls) {
 		return -EINVAL
 	}
-	child, _ := newThread(cpu)
+	child, cgp := newThread(cpu)
 	if child == nil {
 		return -EAGAIN
 	}
@@ -50,6 +50,7 @@ func sysCloneCall(t *Thread, cpu int, flags uint64, stack, ptid, ctid, tls uintp
 	}
 	child.copyFP(t)
 	child.sigmask = t.sigmask // signals stay blocked in the child until its minit unblocks them
+	startThread(cgp, cpu)
 	stats.threads++
 	return int64(child.tid)
 }

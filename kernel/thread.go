@@ -90,15 +90,22 @@ func (t *Thread) copyFP(src *Thread) {
 	}
 }
 
-// newThread takes a G from the scheduler and initialises the matching thread. It is runnable at once.
+// newThread takes a G from the scheduler and clears the matching thread. The G is not runnable
+// yet (sched.NewG): the caller fills in the thread, then calls startThread — with several cores,
+// another core could otherwise pick the G up before its registers exist.
 func newThread(cpu int) (*Thread, sched.GID) {
-	gp := S.NewProc(cpu)
+	gp := S.NewG(cpu, sched.DefaultWeight)
 	if gp == 0 {
 		return nil, 0
 	}
 	t := &threads[gp]
 	*t = Thread{}
 	t.tid = int32(gp)
-	t.state = threadRunnable
 	return t, gp
+}
+
+// startThread makes a thread from newThread runnable (sched.StartG: runnext of this core's P).
+func startThread(gp sched.GID, cpu int) {
+	threads[gp].state = threadRunnable
+	S.StartG(gp, cpu)
 }
