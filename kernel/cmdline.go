@@ -24,6 +24,7 @@ type cmdState struct {
 	nenv   int
 	sched  strRef
 	klog   bool
+	strace bool   // strace=1: log every system call and its result
 	faultT strRef // fault=KIND: deliberately fault in the kernel (tests of the fault report)
 	bad    bool   // the command line was malformed (reported once the console is up)
 }
@@ -151,6 +152,8 @@ func parseCmdline(line []byte) {
 			cmd.sched = strRef{r.off + 6, r.n - 6}
 		case hasPrefix(b, "klog="):
 			cmd.klog = r.n > 5 && b[5] == '1'
+		case hasPrefix(b, "strace="):
+			cmd.strace = r.n > 7 && b[7] == '1'
 		case hasPrefix(b, "fault="):
 			cmd.faultT = strRef{r.off + 6, r.n - 6}
 		default:

@@ -139,12 +139,38 @@ func syscall(t *Thread, gp sched.GID, cpu int) {
 	if t.state == threadRunning || t.state == threadRunnable {
 		f.AX = uint64(r)
 	}
+	if cmd.strace {
+		straceLog(t, nr, a0, a1, a2, r)
+	}
+}
+
+// straceLog writes one strace(1)-like line: thread, call, first arguments, result (or that the
+// thread blocked; the result then arrives with the wake-up).
+func straceLog(t *Thread, nr, a0, a1, a2 uint64, r int64) {
+	var k kbuf
+	k.s("log [").d(int64(t.tid)).s("] ")
+	if nr < uint64(len(sysNames)) && sysNames[nr] != "" {
+		k.s(sysNames[nr])
+	} else {
+		k.s("syscall_").d(int64(nr))
+	}
+	k.s("(").x(a0).s(", ").x(a1).s(", ").x(a2).s(")")
+	if t.state == threadBlocked {
+		k.s(" blocks")
+	} else {
+		k.s(" = ").d(r)
+	}
+	k.record()
 }
 
 func errnoResult(e mm.Errno) int64 { return -int64(e) }
 
-// sysMmap passes the Linux mmap contract to mm (anonymous private mappings only).
+// sysMmap passes the Linux mmap contract to mm (anonymous private mappings only). A file mapping
+// names an fd: EBADF if it is not open, ENODEV if it is (no gmpos file can be mapped).
 func sysMmap(addr, length uintptr, prot, flags uint32, fd int, off uintptr) int64 {
+	if flags&mm.MAP_ANONYMOUS == 0 && length != 0 && !validFD(fd) {
+		return -EBADF
+	}
 	va, e := mm.Space.Mmap(addr, length, prot, flags, fd, off)
 	if e != mm.OK {
 		return -int64(e)

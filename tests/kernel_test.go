@@ -4,6 +4,7 @@
 package tests
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -59,4 +60,35 @@ func TestGuestThreadPreempt(t *testing.T) {
 	g := boot(t, pkg("preempt"), opts{args: []string{"threads"}, timeout: 60 * time.Second})
 	g.wantCode(t, 0)
 	g.wantStdout(t, "both threads progressed: true\n")
+}
+
+// TestGuestSyscallErrors: bad input gets the errno Linux would return — EFAULT for unmapped
+// pointers, EINVAL/EBADF/ENODEV/EAGAIN for bad arguments — and an unimplemented system call gets
+// ENOSYS every time but is logged only once, by name.
+func TestGuestSyscallErrors(t *testing.T) {
+	if native() {
+		t.Skip("checks gmpos's kernel log")
+	}
+	g := boot(t, pkg("syscalls"), opts{kopts: []string{"klog=1"}})
+	g.wantCode(t, 0)
+	lines := strings.Split(strings.TrimSpace(g.stdout), "\n")
+	checked := 0
+	for _, l := range lines {
+		if strings.Contains(l, "ok=") {
+			checked++
+			if !strings.HasSuffix(l, "ok=true") {
+				t.Errorf("wrong answer: %s", l)
+			}
+		}
+	}
+	if checked < 16 {
+		t.Errorf("only %d checks ran:\n%s", checked, g.stdout)
+	}
+	wantContains(t, g, "stdout", g.stdout,
+		"getrandom filled 64 bytes, true non-zero",
+		"uname release has gmpos: true",
+		"open: open /etc/passwd: no such file or directory")
+	if n := strings.Count(g.log, "unimplemented syscall acct (163) -> ENOSYS"); n != 1 {
+		t.Errorf("acct logged %d times, want once:\n%s", n, g.log)
+	}
 }

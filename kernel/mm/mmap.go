@@ -53,7 +53,8 @@ func (as *AddressSpace) Mmap(addr, length uintptr, prot, flags uint32, fd int, o
 	if flags&MAP_ANONYMOUS == 0 {
 		return 0, ENODEV
 	}
-	if fd != -1 || off&PageMask != 0 || flags&MAP_HUGETLB != 0 {
+	// fd is ignored for anonymous mappings, as on Linux (ksys_mmap_pgoff).
+	if off&PageMask != 0 || flags&MAP_HUGETLB != 0 {
 		return 0, EINVAL
 	}
 	size, ok := alignUp(length, PageSize)
