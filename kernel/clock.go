@@ -21,9 +21,10 @@ var clock struct {
 	realBase int64 // Unix ns at tsc0
 }
 
-// calibrateClock measures the TSC over 20 ms of PIT time (23864 ticks).
+// calibrateClock measures the TSC over 10 ms of PIT time (11932 ticks; one PIT tick is 0.84 µs, so
+// the rate is known to better than 0.01%).
 func calibrateClock() {
-	hz := pit.Measure(pit.PortIO{In: amd64.Inb, Out: amd64.Outb}, 23864, amd64.TSC)
+	hz := pit.Measure(pit.PortIO{In: amd64.Inb, Out: amd64.Outb}, 11932, amd64.TSC)
 	if hz == 0 {
 		hz = 1_000_000_000
 	}

@@ -41,7 +41,7 @@ func CalibrateTimer() {
 	lapicDev.SetTimer(VecTimer, lapic.TIMER_MODE_ONE_SHOT)
 	lapicWrite(0x320, lapicRead(0x320)|1<<16) // masked while measuring
 	lapicWrite(lapicTimerInit, 0xffffffff)
-	hz := pit.Measure(pit.PortIO{In: inb, Out: outb}, 11932, func() uint64 {
+	hz := pit.Measure(pit.PortIO{In: inb, Out: outb}, 5966, func() uint64 { // 5 ms
 		return uint64(0xffffffff - lapicRead(lapicTimerCur))
 	})
 	lapicWrite(lapicTimerInit, 0)
