@@ -49,8 +49,8 @@ func kernelMain() {
 	if mm.Init(ram[:nram]) == 0 {
 		bootPanic("no usable RAM")
 	}
-	mm.FlushTLB = amd64.FlushPage
-	mm.FlushAll = amd64.FlushAll
+	mm.FlushTLB = flushPage
+	mm.FlushAll = flushAllCPUs
 	pt, e := mm.BuildKernelSpace(ram[:nram], segs[:nseg])
 	if e != mm.OK {
 		bootPanic("cannot build the kernel address space")
@@ -61,7 +61,9 @@ func kernelMain() {
 		mm.Space.RegisterFixed(amd64.LAPICBase, mm.PageSize, mm.PROT_NONE) != mm.OK {
 		bootPanic("cannot map the local APIC")
 	}
+	amd64.PrepareAPs() // writes the AP trampoline to low memory, still identity mapped
 	amd64.SetPageTable(pt.Root)
+	amd64.SetKernelPageTable(pt.Root)
 	mm.SetPhysOffset(mm.DirectMapBase)
 
 	// From here on traps run on a guarded kernel stack.
@@ -75,6 +77,7 @@ func kernelMain() {
 	bootTimes.kernelEntry = -int64((clock.tsc0 - bootTimes.entryTSC) * 1e9 / clock.tscHz)
 	amd64.InitLAPIC()
 	amd64.CalibrateTimer()
+	ncpu = startAPs()
 
 	policy := "gmp"
 	if cmd.sched.n > 0 {
@@ -108,11 +111,15 @@ func kernelMain() {
 		total, free := mm.FrameCounts()
 		k.s("log boot: ram=").d(int64(total * mm.PageSize >> 20)).s("MiB free=").d(int64(free * mm.PageSize >> 20)).
 			s("MiB tsc=").d(int64(clock.tscHz / 1000)).s("kHz apic-timer=").d(int64(amd64.TimerRate() / 1000)).
-			s("kHz sched=").s(S.Policy().Name()).record()
+			s("kHz cpus=").d(int64(ncpu)).s(" sched=").s(S.Policy().Name()).record()
 	}
 	amd64.StartOneShot()
 	bootTimes.userEntry = nanotime()
-	amd64.Enter(schedule(0))
+	bklLock(0)
+	smpGo.Store(true) // the APs join the scheduler, each as soon as it gets the BKL
+	f := schedule(0)
+	bklUnlock()
+	amd64.Enter(f)
 }
 
 // imageSegments reads the PT_LOAD program headers of the loaded image (ELF-64 Object File Format
@@ -151,7 +158,10 @@ func bootPanic(msg string) {
 	debugExit(kernelPanicCode)
 }
 
-// sendWakeup interrupts the core that owns P pid so that it runs the scheduler (sched wakep).
-func sendWakeup(pid int) {
-	amd64.SendIPI(pid, amd64.VecWakeup)
+// mmMapKernelStack maps the guarded kernel stack of core cpu (bad reports failure).
+func mmMapKernelStack(cpu int) (top uintptr, bad bool) {
+	top, e := mm.MapKernelStack(cpu)
+	return top, e != mm.OK
 }
+
+const kernelStackSize = mm.KernelStackSize

@@ -13,11 +13,11 @@ var plat platform
 // Now is the monotonic clock (clock.go).
 func (platform) Now() int64 { return nanotime() }
 
-// WakeM sends the wake-up IPI to the core that owns P pid; with a single core there is nobody else
-// to wake: the core itself will call Schedule on its way out of the kernel.
+// WakeM sends the wake-up IPI to the core that owns P pid (P i belongs to core i); a core waking
+// itself needs no IPI: it calls Schedule on its way out of the kernel anyway.
 func (platform) WakeM(pid int) {
 	if pid != amd64.Current().ID() {
-		sendWakeup(pid)
+		amd64.SendIPIToCPU(pid, amd64.VecWakeup)
 	}
 }
 

@@ -218,6 +218,7 @@ var stats struct {
 	threads     uint64
 	futexWaits  uint64
 	timerArms   uint64
+	shootdowns  uint64
 }
 
 var _ = amd64.VectorSyscall

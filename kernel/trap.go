@@ -17,8 +17,29 @@ import (
 //
 //go:linkname trap
 func trap(f *amd64.Frame) *amd64.Frame {
-	c := amd64.Current()
-	cpu := c.ID()
+	cpu := amd64.Current().ID()
+	if f.Vector == amd64.VecFlush {
+		// TLB shootdown: acknowledged without the BKL, whose holder is waiting for us.
+		amd64.EOI()
+		ackFlush(cpu)
+		return f
+	}
+	if !f.FromUser() && (f.Vector < 32 || f.Vector == amd64.VectorSyscall) {
+		// An exception or SYSCALL in kernel code: a kernel bug, possibly hit while this core
+		// holds the BKL. Report it without taking the lock.
+		if f.Vector == amd64.VectorSyscall {
+			return kernelSyscall(f)
+		}
+		kernelFault(f, "")
+	}
+	bklLock(cpu)
+	r := trapLocked(f, cpu)
+	bklUnlock()
+	return r
+}
+
+// trapLocked is trap under the big kernel lock.
+func trapLocked(f *amd64.Frame, cpu int) *amd64.Frame {
 	gp := curThread[cpu]
 	var t *Thread
 	if gp != 0 && f.FromUser() {
@@ -28,14 +49,8 @@ func trap(f *amd64.Frame) *amd64.Frame {
 
 	switch {
 	case f.Vector == amd64.VectorSyscall:
-		if !f.FromUser() {
-			return kernelSyscall(f)
-		}
 		syscall(t, gp, cpu)
 	case f.Vector < 32:
-		if t == nil {
-			kernelFault(f, "")
-		}
 		userException(t, f)
 	case f.Vector == amd64.VecTimer:
 		amd64.EOI()

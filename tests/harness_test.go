@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -57,6 +58,8 @@ func boot(t *testing.T, pkg []string, o opts) guest {
 	cfg.Args = o.args
 	if o.smp > 0 {
 		cfg.SMP = o.smp
+	} else if n, err := strconv.Atoi(os.Getenv("GMPOS_TEST_SMP")); err == nil && n > 0 {
+		cfg.SMP = n // run the whole suite on n cores
 	}
 	res, err := runner.Run(context.Background(), pkg, cfg)
 	if err != nil {

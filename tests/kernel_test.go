@@ -41,7 +41,7 @@ func TestGuestKernelStackOverflow(t *testing.T) {
 	g := boot(t, pkg("kfault"), opts{args: []string{"overflow"}})
 	g.wantCode(t, runner.ExitKernelPanic)
 	wantContains(t, g, "stderr", g.stderr,
-		"reason: kernel stack overflow (guard page of kernel stack 0)",
+		"reason: kernel stack overflow (guard page of kernel stack ", // the faulting core's stack
 		"vector: 8 (#DF double fault)",
 		"at: gmpos/kernel.kernelRecurse+",
 	)

@@ -10,5 +10,10 @@
 #define EARLY_MBINFO	0x16208
 #define EARLY_STACK	0x17f00
 
+// Application processor start-up (smp_amd64.s): the real-mode trampoline is copied to AP_TRAMPOLINE
+// (the SIPI vector is its page number), and AP_FARPTR holds the m16:32 pointer to apEntry64.
+#define AP_TRAMPOLINE	0x8000
+#define AP_FARPTR	0x16310
+
 // Size of the boot stack (bootStack in boot.go).
 #define BOOT_STACK_SIZE 65536

@@ -178,3 +178,8 @@ TEXT ·mmioWrite32(SB),NOSPLIT,$0-12
 	MOVL	v+8(FP), BX
 	MOVL	BX, (AX)
 	RET
+
+// func pause()
+TEXT ·pause(SB),NOSPLIT,$0-0
+	PAUSE
+	RET

@@ -47,14 +47,17 @@ pdloop:
 	CMPL	DI, $(EARLY_PD+0x4000)
 	JB	pdloop
 
-	// Temporary GDT: null, 64-bit code (0x08), data (0x10). §3.4.5, §5.2.1 (L bit).
+	// Temporary GDT: null, 64-bit code (0x08), data (0x10), 32-bit code (0x18). §3.4.5, §5.2.1 (L bit).
 	MOVL	$0, EARLY_GDT
 	MOVL	$0, EARLY_GDT+4
 	MOVL	$0x0000ffff, EARLY_GDT+8
 	MOVL	$0x00af9a00, EARLY_GDT+12
 	MOVL	$0x0000ffff, EARLY_GDT+16
 	MOVL	$0x00cf9200, EARLY_GDT+20
-	MOVL	$((EARLY_GDT&0xffff)<<16 | 23), EARLY_GDTR	// limit 23, base low 16 bits
+	// 0x18: 32-bit code, used by application processors on their way from real mode (smp.s).
+	MOVL	$0x0000ffff, EARLY_GDT+24
+	MOVL	$0x00cf9a00, EARLY_GDT+28
+	MOVL	$((EARLY_GDT&0xffff)<<16 | 31), EARLY_GDTR	// limit 31, base low 16 bits
 	MOVL	$(EARLY_GDT>>16), EARLY_GDTR+4		// base high bits
 	MOVL	$EARLY_GDTR, AX
 	LGDT	(AX)

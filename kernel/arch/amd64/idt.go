@@ -28,6 +28,7 @@ const (
 	// Device and inter-processor interrupts (the kernel's choice, above the 32 reserved vectors).
 	VecTimer    = 0x20
 	VecWakeup   = 0x21 // IPI: work was readied for this core (sched wakep)
+	VecFlush    = 0x22 // IPI: flush the TLB (shootdown after munmap/madvise/mprotect)
 	VecSpurious = 0xff
 )
 

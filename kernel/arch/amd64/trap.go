@@ -34,6 +34,8 @@ func Current() *CPU { return currentCPU() }
 func currentCPU() *CPU
 
 // ID is the core's index.
+//
+//go:nosplit
 func (c *CPU) ID() int { return int(c.id) }
 
 // PrepareResume records the FP save area and FS base of the thread whose frame trap() is about to

@@ -1,0 +1,139 @@
+package kernel
+
+import (
+	"sync/atomic"
+	_ "unsafe" // for go:linkname
+
+	"gmpos/kernel/arch/amd64"
+)
+
+// SMP: every core is an M with its own P. User code runs on all cores in parallel; the kernel is
+// serialised by one big kernel lock (BKL), taken at the top of trap and released on the way out —
+// the classic first step of every SMP kernel (Linux 2.0, FreeBSD 5's Giant), simple to reason about
+// because all of the kernel's tables keep their single-core invariants. The scheduler (package
+// sched) is lock-free or finely locked on its own, so the BKL is what a finer-grained kernel would
+// split later: futexes, threads, fds, mm.
+//
+// Lock order: BKL → sched's locks → mm lock → console. Nothing here is taken from a context that
+// can interrupt a holder (the kernel runs with interrupts off).
+//
+// TLB shootdown (SDM Vol. 3A §4.10.5): when mm removes or restricts a translation, every other core
+// may still cache it. The BKL holder asks each other core to flush (flushReq) and sends VecFlush;
+// it then waits for every acknowledgement. A core acknowledges wherever it is: in user mode or
+// halted (the IPI arrives; trap's fast path flushes without the BKL), or spinning for the BKL
+// with interrupts off (the spin loop polls its request) — so waiting cannot deadlock.
+var (
+	bkl      atomic.Uint32 // 0 free, else holder's CPU index + 1
+	flushReq [amd64.MaxCPU]atomic.Uint32
+	smpGo    atomic.Bool // set by the BSP once the scheduler knows every core
+)
+
+// bklLock takes the big kernel lock on behalf of core cpu.
+//
+//go:nosplit
+func bklLock(cpu int) {
+	for !bkl.CompareAndSwap(0, uint32(cpu)+1) {
+		ackFlush(cpu)
+		amd64.Pause()
+	}
+}
+
+//go:nosplit
+func bklUnlock() { bkl.Store(0) }
+
+// ackFlush performs a pending TLB flush request for this core.
+//
+//go:nosplit
+func ackFlush(cpu int) {
+	if flushReq[cpu].Load() != 0 {
+		amd64.FlushAll()
+		flushReq[cpu].Store(0)
+	}
+}
+
+// flushOthers makes every other core drop its cached translations, and waits until they have.
+func flushOthers() {
+	if ncpu == 1 {
+		return
+	}
+	self := amd64.Current().ID()
+	for i := 0; i < ncpu; i++ {
+		if i != self {
+			flushReq[i].Store(1)
+		}
+	}
+	amd64.SendIPIOthers(amd64.VecFlush)
+	for i := 0; i < ncpu; i++ {
+		for i != self && flushReq[i].Load() != 0 {
+			amd64.Pause()
+		}
+	}
+	stats.shootdowns++
+}
+
+// The mm hooks: local invalidation plus the shootdown.
+func flushPage(va uintptr) {
+	amd64.FlushPage(va)
+	flushOthers()
+}
+
+func flushAllCPUs() {
+	amd64.FlushAll()
+	flushOthers()
+}
+
+// startAPs wakes the other cores (INIT-SIPI-SIPI) and waits until they have checked in: a core
+// that has not arrived 10 ms after the last one is taken to be absent. Returns the core count.
+func startAPs() int {
+	amd64.SendINIT()
+	spinFor(10_000_000)
+	amd64.SendSIPI()
+	spinFor(200_000)
+	amd64.SendSIPI()
+	seen, last := amd64.Online(), nanotime()
+	for nanotime()-last < 10_000_000 {
+		if n := amd64.Online(); n != seen {
+			seen, last = n, nanotime()
+		}
+		amd64.Pause()
+	}
+	if seen > amd64.MaxCPU {
+		seen = amd64.MaxCPU
+	}
+	return seen
+}
+
+func spinFor(ns int64) {
+	for end := nanotime() + ns; nanotime() < end; {
+		amd64.Pause()
+	}
+}
+
+// apMain is where an application processor enters the kernel (from arch/amd64 apMain): wait
+// until the BSP has sized the scheduler, move to a guarded kernel stack, arm the timer and join
+// the scheduler — usually as an idle core that the next wakep will send an IPI.
+//
+//go:linkname apMain
+func apMain(cpu int) {
+	for !smpGo.Load() {
+		ackFlush(cpu)
+		amd64.Pause()
+	}
+	if cpu >= ncpu {
+		// Arrived after the BSP stopped counting: stay out of the way for good.
+		for {
+			amd64.Halt()
+		}
+	}
+	bklLock(cpu)
+	top, e := mmMapKernelStack(cpu)
+	if e {
+		bklUnlock()
+		bootPanic("cannot map an AP's kernel stack")
+	}
+	amd64.Current().UseKernelStack(top-kernelStackSize, top)
+	amd64.StartOneShot()
+	f := schedule(cpu)
+	bklUnlock()
+	amd64.Enter(f)
+}
