@@ -69,6 +69,8 @@ race-test:
 # with its own timeout inside the tests; the whole suite is bounded too.
 qemu-test: ensure-qemu
 	$(GO) test $(TESTFLAGS) -count=1 -timeout 30m ./tests/
+	@echo "The QEMU suite again with 2 vCPUs (SMP kernel: one M and P per core):"
+	GMPOS_TEST_SMP=2 $(GO) test $(TESTFLAGS) -count=1 -timeout 30m ./tests/
 
 bench: ensure-qemu
 	$(GO) run ./tests/benchrun $(BENCHFLAGS)

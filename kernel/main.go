@@ -62,6 +62,7 @@ func kernelMain() {
 		bootPanic("cannot map the local APIC")
 	}
 	amd64.PrepareAPs() // writes the AP trampoline to low memory, still identity mapped
+	madtCPUs := countCPUs()
 	amd64.SetPageTable(pt.Root)
 	amd64.SetKernelPageTable(pt.Root)
 	mm.SetPhysOffset(mm.DirectMapBase)
@@ -77,7 +78,7 @@ func kernelMain() {
 	bootTimes.kernelEntry = -int64((clock.tsc0 - bootTimes.entryTSC) * 1e9 / clock.tscHz)
 	amd64.InitLAPIC()
 	amd64.CalibrateTimer()
-	ncpu = startAPs()
+	ncpu = startAPs(madtCPUs)
 
 	policy := "gmp"
 	if cmd.sched.n > 0 {

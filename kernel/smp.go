@@ -82,16 +82,20 @@ func flushAllCPUs() {
 	flushOthers()
 }
 
-// startAPs wakes the other cores (INIT-SIPI-SIPI) and waits until they have checked in: a core
-// that has not arrived 10 ms after the last one is taken to be absent. Returns the core count.
-func startAPs() int {
+// startAPs wakes the other cores (INIT-SIPI-SIPI) and waits until they have checked in. want is
+// the processor count from the ACPI MADT (0: unknown); without it, a core that has not arrived
+// 10 ms after the last one is taken to be absent. Returns the core count.
+func startAPs(want int) int {
+	if want == 1 {
+		return 1
+	}
 	amd64.SendINIT()
 	spinFor(10_000_000)
 	amd64.SendSIPI()
 	spinFor(200_000)
 	amd64.SendSIPI()
 	seen, last := amd64.Online(), nanotime()
-	for nanotime()-last < 10_000_000 {
+	for nanotime()-last < 10_000_000 && (want == 0 || seen < want) {
 		if n := amd64.Online(); n != seen {
 			seen, last = n, nanotime()
 		}

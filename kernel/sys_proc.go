@@ -286,6 +286,7 @@ const (
 	infoSchedStat = 2 // buf ← scheduler counters (sched.Stat order), n entries
 	infoFault     = 3 // deliberately fault in kernel mode (tests of the fault report)
 	infoPolicy    = 4 // buf ← policy name (NUL-terminated), n bytes
+	infoCPUs      = 5 // buf ← per-core count of thread dispatches, n entries; returns the core count
 )
 
 func sysGmposInfoCall(req int, buf, n uintptr) int64 {
@@ -311,6 +312,14 @@ func sysGmposInfoCall(req int, buf, n uintptr) int64 {
 		}
 		deliberateFault()
 		return 0
+	case infoCPUs:
+		if !mm.Space.UserRange(buf, n*8, true) {
+			return -EFAULT
+		}
+		for i := uintptr(0); i < n && int(i) < ncpu; i++ {
+			store64(buf+8*i, cpuDispatches[i])
+		}
+		return int64(ncpu)
 	case infoPolicy:
 		name := S.Policy().Name()
 		if n == 0 || !mm.Space.UserRange(buf, n, true) {

@@ -69,6 +69,9 @@ func trapLocked(f *amd64.Frame, cpu int) *amd64.Frame {
 
 var unexpectedVector bool
 
+// cpuDispatches[cpu] counts the threads the scheduler started on each core (gmpos_info).
+var cpuDispatches [amd64.MaxCPU]uint64
+
 // schedule picks the thread this core resumes: the current one if it is still running, otherwise
 // the scheduler's choice. Pending signals are delivered on the way out, as Linux does on every
 // return to user mode.
@@ -84,6 +87,7 @@ func schedule(cpu int) *amd64.Frame {
 		}
 		curThread[cpu] = gp
 		threads[gp].state = threadRunning
+		cpuDispatches[cpu]++
 	}
 	t := &threads[gp]
 	if t.sigpending&^t.sigmask != 0 {

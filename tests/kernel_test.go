@@ -4,6 +4,8 @@
 package tests
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -90,5 +92,20 @@ func TestGuestSyscallErrors(t *testing.T) {
 		"open: open /etc/passwd: no such file or directory")
 	if n := strings.Count(g.log, "unimplemented syscall acct (163) -> ENOSYS"); n != 1 {
 		t.Errorf("acct logged %d times, want once:\n%s", n, g.log)
+	}
+}
+
+// TestGuestSMP boots 2 and 4 cores: the runtime must see them all (sched_getaffinity), and with
+// one P per core and stealing, every core must run threads of a CPU-bound program.
+func TestGuestSMP(t *testing.T) {
+	if native() {
+		t.Skip("asks gmpos's kernel for per-core counts")
+	}
+	for _, n := range []int{2, 4} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			g := boot(t, pkg("smp"), opts{smp: n})
+			g.wantCode(t, 0)
+			g.wantStdout(t, fmt.Sprintf("NumCPU=%d GOMAXPROCS=%d\nkernel cores=%d, every core ran threads: true\n", n, n, n))
+		})
 	}
 }
