@@ -37,11 +37,14 @@
 //   - user memory is touched only after mm.Space.UserRange has checked (and pre-faulted) it;
 //     bad pointers give EFAULT, never a kernel fault.
 //
-// # Locks
+// # Cores and locks
 //
-// One core for now: the kernel is serialised by running with interrupts off. With SMP the order
-// will be: the futex/waiter lock, then the scheduler's locks (sched/doc.go), then the mm lock
-// (kernel/mm/doc.go); the console is taken last and only for whole records.
+// Every core is an M with its own P (smp.go). The kernel is serialised by one big kernel lock
+// taken at the top of trap: lock order BKL → the scheduler's locks (sched/doc.go) → the mm lock
+// (kernel/mm/doc.go) → the console. Two paths never take it: a TLB-shootdown IPI (its sender holds
+// the BKL and waits for the acknowledgement) and an exception in kernel mode (the faulting core may
+// hold it; the report needs no lock). Splitting the BKL (futex table, thread table, fds, mm) is the
+// natural next step.
 //
 // # Files
 //
@@ -50,5 +53,7 @@
 // sys_*.go the calls by family; signal.go delivery and rt_sigreturn with Linux's rt_sigframe
 // layout; epoll.go the netpoller's epoll/eventfd; thread.go the thread table; clock.go
 // CLOCK_MONOTONIC/REALTIME; stack.go the initial process image; fault.go the kernel fault report;
-// cmdline.go and multiboot.go the loader's inputs; klog.go allocation-free output.
+// cmdline.go and multiboot.go the loader's inputs; acpi.go the processor count; smp.go the
+// big kernel lock, TLB shootdowns and application-processor start-up; timer.go the one-shot timer;
+// klog.go allocation-free output.
 package kernel
