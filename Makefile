@@ -7,7 +7,8 @@
 #   make qemu-gdb   boot the demo halted, waiting for gdb on :1234
 #   make clean
 #
-# Variables: RUNFLAGS (extra runner flags, e.g. RUNFLAGS='-smp 2 -kopt klog=1'),
+# Variables: SMP (vCPUs for make qemu, default 2), RUNFLAGS (extra runner flags, e.g.
+# RUNFLAGS='-kopt klog=1'),
 # DEMO (package to boot), TESTFLAGS (extra go test flags).
 
 GO        ?= go
@@ -15,6 +16,7 @@ BUILD     := build
 RUNNER    := $(BUILD)/gmpos
 DEMO      ?= ./examples/demo
 RUNFLAGS  ?=
+SMP       ?= 2
 TESTFLAGS ?= $(if $(CI),-v,)
 QEMU_BIN  := qemu-system-x86_64
 QEMU_PKG  := qemu-system-x86
@@ -31,7 +33,7 @@ $(RUNNER):
 	$(GO) build -o $(RUNNER) ./qemu
 
 qemu: ensure-qemu $(RUNNER)
-	$(RUNNER) run -stats $(RUNFLAGS) $(DEMO)
+	$(RUNNER) run -stats -smp $(SMP) $(RUNFLAGS) $(DEMO)
 
 qemu-gdb: ensure-qemu $(RUNNER)
 	@echo "In another terminal: gdb $(BUILD)/demo.elf -ex 'target remote :1234'"
