@@ -25,6 +25,7 @@ type cmdState struct {
 	sched  strRef
 	klog   bool
 	strace bool   // strace=1: log every system call and its result
+	trace  bool   // trace=1: record the scheduler's events and send them at exit (trace.go)
 	faultT strRef // fault=KIND: deliberately fault in the kernel (tests of the fault report)
 	bad    bool   // the command line was malformed (reported once the console is up)
 }
@@ -152,6 +153,8 @@ func parseCmdline(line []byte) {
 			cmd.sched = strRef{r.off + 6, r.n - 6}
 		case hasPrefix(b, "klog="):
 			cmd.klog = r.n > 5 && b[5] == '1'
+		case hasPrefix(b, "trace="):
+			cmd.trace = r.n > 6 && b[6] == '1'
 		case hasPrefix(b, "strace="):
 			cmd.strace = r.n > 7 && b[7] == '1'
 		case hasPrefix(b, "fault="):

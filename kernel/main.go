@@ -86,9 +86,14 @@ func kernelMain() {
 	}
 	// Timer is passed explicitly: Init must not discover it with a type assertion, which would
 	// allocate before the runtime exists.
-	if err := S.Init(sched.Config{NP: ncpu, PolicyName: policy, Platform: plat, Timer: plat}); err != nil {
+	cfg := sched.Config{NP: ncpu, PolicyName: policy, Platform: plat, Timer: plat}
+	if cmd.trace {
+		cfg.Trace = traceSched
+	}
+	if err := S.Init(cfg); err != nil {
 		klog("unknown scheduler policy (sched=NAME); using gmp")
-		if S.Init(sched.Config{NP: ncpu, PolicyName: "gmp", Platform: plat, Timer: plat}) != nil {
+		cfg.PolicyName = "gmp"
+		if S.Init(cfg) != nil {
 			bootPanic("scheduler initialisation failed")
 		}
 	}

@@ -78,6 +78,9 @@ func exitProcess(code int) {
 		k.s("log stats syscalls=").d(int64(stats.syscalls)).s(" signals=").d(int64(stats.signals)).
 			s(" preemptions=").d(int64(stats.preemptions)).s(" threads=").d(int64(stats.threads)).s(" timer-arms=").d(int64(stats.timerArms)).record()
 	}
+	if cmd.trace {
+		dumpTrace()
+	}
 	k.s("exit ").d(int64(code)).record()
 	debugExit(uint8(code & 0x7f))
 }

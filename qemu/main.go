@@ -77,6 +77,7 @@ func run(argv []string) int {
 	fs.Var(&kopts, "kopt", "kernel option KEY=VALUE (repeatable), e.g. sched=gmp, env=NAME=VALUE, klog=1")
 	fs.BoolVar(&cfg.GDB, "gdb", false, "start QEMU with -s -S and wait for gdb on :1234")
 	fs.StringVar(&cfg.KeepDir, "keep", "", "keep the ELF and boot image in this directory")
+	traceFile := fs.String("trace", "", "record the kernel scheduler's events (kernel option trace=1) and write a Perfetto/Chrome timeline of the cores to this JSON file")
 	fs.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: go run ./qemu run [flags] PKG [-- ARGS...]")
 		fs.PrintDefaults()
@@ -94,6 +95,9 @@ func run(argv []string) int {
 		cfg.Timeout = 5 * time.Minute
 	}
 	cfg.KOpts = kopts
+	if *traceFile != "" {
+		cfg.KOpts = append(cfg.KOpts, "trace=1")
+	}
 	pkg, args := splitArgs(fs.Args())
 	if len(pkg) == 0 {
 		fmt.Fprintln(os.Stderr, "gmpos: run: no package given")
@@ -115,6 +119,14 @@ func run(argv []string) int {
 	}
 	if res.Why != "" {
 		fmt.Fprintf(os.Stderr, "gmpos: %s\n", res.Why)
+	}
+	if *traceFile != "" {
+		if err := writeTrace(*traceFile, res, strings.Join(pkg, " "), kopts); err != nil {
+			fmt.Fprintf(os.Stderr, "gmpos: trace: %v\n", err)
+			if res.ExitCode == 0 {
+				return runner.ExitRunnerError
+			}
+		}
 	}
 	if cfg.Verbose || *stats {
 		ms := func(a, b time.Time) string {
@@ -177,4 +189,31 @@ func buildImage(pkg []string, out string, verbose bool) (string, error) {
 		spec.Verbose = func(s string) { fmt.Fprintln(os.Stderr, "gmpos:", s) }
 	}
 	return out, runner.Build(t, spec, out)
+}
+
+// writeTrace converts the guest's scheduler events into a timeline file.
+func writeTrace(path string, res *runner.Result, title string, kopts []string) error {
+	policy := "gmp"
+	for _, o := range kopts {
+		if v, ok := strings.CutPrefix(o, "sched="); ok {
+			policy = v
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	st, err := runner.WriteTrace(f, res.Records, title, policy)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	lost := ""
+	if st.Lost > 0 {
+		lost = fmt.Sprintf(" (the oldest %d events were overwritten)", st.Lost)
+	}
+	fmt.Fprintf(os.Stderr, "gmpos: trace: %d events, %d runs on %d cores%s → %s (open in ui.perfetto.dev)\n", st.Events, st.Slices, st.Cores, lost, path)
+	return nil
 }

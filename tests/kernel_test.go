@@ -4,6 +4,8 @@
 package tests
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -107,5 +109,48 @@ func TestGuestSMP(t *testing.T) {
 			g.wantCode(t, 0)
 			g.wantStdout(t, fmt.Sprintf("NumCPU=%d GOMAXPROCS=%d\nkernel cores=%d, every core ran threads: true\n", n, n, n))
 		})
+	}
+}
+
+// TestGuestSchedTrace records the kernel scheduler's events on two cores (kernel option trace=1)
+// and checks the timeline the runner makes of them: runs on both cores, and never two runs at
+// once on one core.
+func TestGuestSchedTrace(t *testing.T) {
+	if native() {
+		t.Skip("the trace comes from gmpos's kernel")
+	}
+	g := boot(t, pkg("smp"), opts{smp: 2, kopts: []string{"trace=1"}})
+	g.wantCode(t, 0)
+	var b bytes.Buffer
+	st, err := runner.WriteTrace(&b, g.res.Records, "smp", "gmp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("trace: %+v", st)
+	var f struct {
+		TraceEvents []struct {
+			Ph       string  `json:"ph"`
+			Tid      int     `json:"tid"`
+			Ts       float64 `json:"ts"`
+			DurField float64 `json:"dur"`
+		} `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &f); err != nil {
+		t.Fatal(err)
+	}
+	end := map[int]float64{}
+	perCore := map[int]int{}
+	for _, e := range f.TraceEvents {
+		if e.Ph != "X" {
+			continue
+		}
+		if e.Ts < end[e.Tid] {
+			t.Fatalf("two runs at once on track %d: one starts at %.3fµs before the previous ends at %.3fµs", e.Tid, e.Ts, end[e.Tid])
+		}
+		end[e.Tid] = e.Ts + e.DurField
+		perCore[e.Tid]++
+	}
+	if len(perCore) != 2 {
+		t.Errorf("runs on %d core tracks, want 2: %v", len(perCore), perCore)
 	}
 }

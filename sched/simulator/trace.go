@@ -78,6 +78,17 @@ func (t *Trace) addInstant(run int, in Instant) {
 	t.runs[run].instants = append(t.runs[run].instants, in)
 }
 
+// AddRun starts a new process track group (one pid) named name/policy with cores core tracks, and
+// returns its handle for AddSlice and AddInstant. The runner uses it to turn a real guest's
+// scheduler trace into the same timeline format as the simulator's.
+func (t *Trace) AddRun(name, policy string, cores int) int { return t.addRun(name, policy, cores) }
+
+// AddSlice records one run of a G on a core of run.
+func (t *Trace) AddSlice(run int, s Slice) { t.add(run, s) }
+
+// AddInstant records a scheduler event on a core of run.
+func (t *Trace) AddInstant(run int, in Instant) { t.addInstant(run, in) }
+
 // timed is one X or i event in file order.
 type timed struct {
 	at, pid, core int64
