@@ -124,6 +124,7 @@ func kernelMain() {
 	bklLock(0)
 	smpGo.Store(true) // the APs join the scheduler, each as soon as it gets the BKL
 	f := schedule(0)
+	flushPending()
 	bklUnlock()
 	amd64.Enter(f)
 }

@@ -30,12 +30,21 @@ var (
 
 // bklLock takes the big kernel lock on behalf of core cpu.
 //
+// Contended acquisitions and the TSC cycles spent spinning are counted (klog=1 prints them): they
+// are the measure of what the BKL costs, and of when splitting it pays off.
+//
 //go:nosplit
 func bklLock(cpu int) {
+	if bkl.CompareAndSwap(0, uint32(cpu)+1) {
+		return
+	}
+	t0 := amd64.TSC()
 	for !bkl.CompareAndSwap(0, uint32(cpu)+1) {
 		ackFlush(cpu)
 		amd64.Pause()
 	}
+	stats.bklContended++
+	stats.bklSpinCycles += amd64.TSC() - t0
 }
 
 //go:nosplit
@@ -71,15 +80,30 @@ func flushOthers() {
 	stats.shootdowns++
 }
 
-// The mm hooks: local invalidation plus the shootdown.
+// The mm hooks invalidate locally at once and leave the other cores to one shootdown at the end
+// of the kernel entry (flushPending, called by trap before it releases the BKL), instead of one
+// IPI round trip per page. That is safe because nothing mm frees during a trap is handed out
+// again during the same trap: unmapped, discarded or replaced pages come back only through a later
+// demand-paging fault, i.e. after the shootdown (Linux's mmu_gather makes the same promise
+// explicitly by deferring the frees).
+var remoteFlush bool
+
 func flushPage(va uintptr) {
 	amd64.FlushPage(va)
-	flushOthers()
+	remoteFlush = true
 }
 
 func flushAllCPUs() {
 	amd64.FlushAll()
-	flushOthers()
+	remoteFlush = true
+}
+
+// flushPending performs the deferred shootdown, if any. Called with the BKL held.
+func flushPending() {
+	if remoteFlush {
+		remoteFlush = false
+		flushOthers()
+	}
 }
 
 // startAPs wakes the other cores (INIT-SIPI-SIPI) and waits until they have checked in. want is
@@ -138,6 +162,7 @@ func apMain(cpu int) {
 	amd64.Current().UseKernelStack(top-kernelStackSize, top)
 	amd64.StartOneShot()
 	f := schedule(cpu)
+	flushPending()
 	bklUnlock()
 	amd64.Enter(f)
 }

@@ -76,7 +76,9 @@ func exitProcess(code int) {
 	var k kbuf
 	if cmd.klog {
 		k.s("log stats syscalls=").d(int64(stats.syscalls)).s(" signals=").d(int64(stats.signals)).
-			s(" preemptions=").d(int64(stats.preemptions)).s(" threads=").d(int64(stats.threads)).s(" timer-arms=").d(int64(stats.timerArms)).record()
+			s(" preemptions=").d(int64(stats.preemptions)).s(" threads=").d(int64(stats.threads)).s(" timer-arms=").d(int64(stats.timerArms)).
+			s(" cpus=").d(int64(ncpu)).s(" shootdowns=").d(int64(stats.shootdowns)).
+			s(" bkl-contended=").d(int64(stats.bklContended)).s(" bkl-wait-us=").d(int64(stats.bklSpinCycles * 1_000_000 / clock.tscHz)).record()
 	}
 	if cmd.trace {
 		dumpTrace()

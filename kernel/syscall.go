@@ -219,6 +219,9 @@ var stats struct {
 	futexWaits  uint64
 	timerArms   uint64
 	shootdowns  uint64
+
+	bklContended  uint64 // BKL acquisitions that had to wait
+	bklSpinCycles uint64 // TSC cycles spent waiting for the BKL
 }
 
 var _ = amd64.VectorSyscall

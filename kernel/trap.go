@@ -34,6 +34,7 @@ func trap(f *amd64.Frame) *amd64.Frame {
 	}
 	bklLock(cpu)
 	r := trapLocked(f, cpu)
+	flushPending()
 	bklUnlock()
 	return r
 }
