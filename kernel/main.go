@@ -102,7 +102,7 @@ func kernelMain() {
 	if t == nil {
 		bootPanic("cannot create the first thread")
 	}
-	processID = int64(gp)
+	processID = int64(t.tid)
 	sp, ok := buildUserStack()
 	if !ok {
 		bootPanic("cannot build the initial user stack")

@@ -11,17 +11,17 @@ func sysTgkillCall(cpu int, tgid, tid, sig int) int64 {
 	if sig < 0 || sig > nSig {
 		return -EINVAL
 	}
-	if tgid != int(processID) || tid <= 0 || tid >= MaxThreads {
+	if tgid != int(processID) {
 		return -ESRCH
 	}
-	t := &threads[tid]
-	if t.state == threadFree || t.state == threadDead {
+	t, gp := threadByTid(tid)
+	if t == nil {
 		return -ESRCH
 	}
 	if sig == 0 {
 		return 0
 	}
-	postSignal(t, sched.GID(tid), sig, cpu)
+	postSignal(t, gp, sig, cpu)
 	return 0
 }
 
@@ -44,6 +44,10 @@ func sysKillCall(cpu int, pid, sig int) int64 {
 			return 0
 		}
 	}
-	threads[processID].sigpending |= sigbit(sig)
+	// Every thread blocks it: leave it pending on the main thread, as Linux leaves it pending
+	// on the process until some thread unblocks it.
+	if t, _ := threadByTid(int(processID)); t != nil {
+		t.sigpending |= sigbit(sig)
+	}
 	return 0
 }

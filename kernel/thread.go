@@ -100,7 +100,34 @@ func newThread(cpu int) (*Thread, sched.GID) {
 	}
 	t := &threads[gp]
 	*t = Thread{}
-	t.tid = int32(gp)
+	tidGen[gp]++
+	t.tid = tidFor(gp)
+	return t, gp
+}
+
+// Thread IDs. A slot of the thread table is reused as soon as its thread exits, but its tid must
+// not be: the Go runtime signals threads by tid (tgkill for SIGURG preemption), and a signal meant
+// for a thread that just exited must not reach its successor. Like Linux's cyclic PID allocation,
+// the tid therefore counts the slot's reuses: tid = generation*MaxThreads + slot, so the slot is
+// still found in O(1) (tid % MaxThreads) and a stale tid no longer matches. The first thread of
+// slot 1 — the main thread — gets tid 1, which is also the process ID.
+var tidGen [MaxThreads]uint32
+
+func tidFor(gp sched.GID) int32 {
+	gen := (tidGen[gp] - 1) % (1 << 31 / MaxThreads)
+	return int32(gen)*MaxThreads + int32(gp)
+}
+
+// threadByTid returns the live thread with tid, or nil.
+func threadByTid(tid int) (*Thread, sched.GID) {
+	if tid <= 0 {
+		return nil, 0
+	}
+	gp := sched.GID(tid % MaxThreads)
+	t := &threads[gp]
+	if gp == 0 || int(t.tid) != tid || t.state == threadFree || t.state == threadDead {
+		return nil, 0
+	}
 	return t, gp
 }
 

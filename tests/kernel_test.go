@@ -154,3 +154,20 @@ func TestGuestSchedTrace(t *testing.T) {
 		t.Errorf("runs on %d core tracks, want 2: %v", len(perCore), perCore)
 	}
 }
+
+// TestGuestSignals: os/signal with kill(2) to the process — delivered to a thread that does not
+// block the signal, forwarded by the runtime's handler — and an ignored signal.
+func TestGuestSignals(t *testing.T) {
+	g := boot(t, pkg("signals"), opts{})
+	g.wantCode(t, 0)
+	g.wantStdout(t, "received user defined signal 1\nreceived user defined signal 2\nignored SIGUSR1, still running\n")
+}
+
+// TestGuestThreadExit: goroutines that exit while locked to their OS thread take it with them
+// (exit(2) of one thread); 200 of them need 200 threads with 200 distinct thread IDs — a tid is
+// never handed out again right away, as on Linux — and the kernel must not leak the slots.
+func TestGuestThreadExit(t *testing.T) {
+	g := boot(t, pkg("threadexit"), opts{})
+	g.wantCode(t, 0)
+	g.wantStdout(t, "200 locked goroutines ran on 200 distinct threads; main still alive: true\n")
+}
