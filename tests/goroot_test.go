@@ -20,6 +20,12 @@ var gorootTests = []string{
 	"chan/fifo.go", "chan/nonblock.go", "chan/goroutines.go", "chan/doubleselect.go",
 	"chan/sendstmt.go", "chan/zerosize.go",
 	"helloworld.go", "deferprint.go", "goprint.go", "printbig.go", "ken/cplx0.go", "ken/string.go",
+	// Programs that lean on the kernel: the GC and finalizers (mmap/madvise, futexes, threads),
+	// stack growth, faults turned into panics, and big allocations.
+	"gc.go", "gc1.go", "gcgort.go", "mallocfin.go", "finprofiled.go", "tinyfin.go", "deferfin.go",
+	"heapsampling.go", "stack.go", "stackobj.go", "stackobj3.go", "recover.go", "recover1.go",
+	"recover2.go", "recover3.go", "nilptr2.go", "zerodivide.go", "divmod.go", "bigmap.go",
+	"mapclear.go", "peano.go", "closedchan.go", "atomicload.go", "turing.go",
 }
 
 func TestGuestGoroot(t *testing.T) {
