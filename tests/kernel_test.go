@@ -171,3 +171,19 @@ func TestGuestThreadExit(t *testing.T) {
 	g.wantCode(t, 0)
 	g.wantStdout(t, "200 locked goroutines ran on 200 distinct threads; main still alive: true\n")
 }
+
+// TestGuestPolicyImbalance shows the simulator's lesson on real cores: with 2 cores and work
+// created on one P, the policies that balance (gmp steals, global shares one queue, fair steals)
+// run threads on both cores, while local — per-P queues, no stealing — leaves the second core idle.
+func TestGuestPolicyImbalance(t *testing.T) {
+	if native() {
+		t.Skip("kernel scheduler policies exist only under gmpos")
+	}
+	for policy, balanced := range map[string]bool{"gmp": true, "global": true, "fair": true, "local": false} {
+		t.Run(policy, func(t *testing.T) {
+			g := boot(t, pkg("smp"), opts{smp: 2, kopts: []string{"sched=" + policy}})
+			g.wantCode(t, 0)
+			g.wantStdout(t, fmt.Sprintf("NumCPU=2 GOMAXPROCS=2\nkernel cores=2, every core ran threads: %v\n", balanced))
+		})
+	}
+}
