@@ -140,21 +140,21 @@ func syscall(t *Thread, gp sched.GID, cpu int) {
 		f.AX = uint64(r)
 	}
 	if cmd.strace {
-		straceLog(t, nr, a0, a1, a2, r)
+		straceLog(t, nr, a0, a1, a2, a3, r)
 	}
 }
 
-// straceLog writes one strace(1)-like line: thread, call, first arguments, result (or that the
-// thread blocked; the result then arrives with the wake-up).
-func straceLog(t *Thread, nr, a0, a1, a2 uint64, r int64) {
+// straceLog writes one strace(1)-like line: time since boot in µs, thread, call, first four
+// arguments, result (or that the thread blocked; the result then arrives with the wake-up).
+func straceLog(t *Thread, nr, a0, a1, a2, a3 uint64, r int64) {
 	var k kbuf
-	k.s("log [").d(int64(t.tid)).s("] ")
+	k.s("log ").d(nanotime()/1000).s(" [").d(int64(t.tid)).s("] ")
 	if nr < uint64(len(sysNames)) && sysNames[nr] != "" {
 		k.s(sysNames[nr])
 	} else {
 		k.s("syscall_").d(int64(nr))
 	}
-	k.s("(").x(a0).s(", ").x(a1).s(", ").x(a2).s(")")
+	k.s("(").x(a0).s(", ").x(a1).s(", ").x(a2).s(", ").x(a3).s(")")
 	if t.state == threadBlocked {
 		k.s(" blocks")
 	} else {

@@ -73,7 +73,7 @@ func TestGuestSyscallErrors(t *testing.T) {
 	if native() {
 		t.Skip("checks gmpos's kernel log")
 	}
-	g := boot(t, pkg("syscalls"), opts{kopts: []string{"klog=1"}})
+	g := boot(t, pkg("syscalls"), opts{kopts: []string{"klog=1", "strace=1"}})
 	g.wantCode(t, 0)
 	lines := strings.Split(strings.TrimSpace(g.stdout), "\n")
 	checked := 0
@@ -94,6 +94,10 @@ func TestGuestSyscallErrors(t *testing.T) {
 		"open: open /etc/passwd: no such file or directory")
 	if n := strings.Count(g.log, "unimplemented syscall acct (163) -> ENOSYS"); n != 1 {
 		t.Errorf("acct logged %d times, want once:\n%s", n, g.log)
+	}
+	// strace=1 logs each call with its arguments and result: write(99, ...) = -EBADF.
+	if !strings.Contains(g.log, "] write(0x63, ") || !strings.Contains(g.log, ") = -9") {
+		t.Errorf("strace=1 did not log write(99) = -9:\n%.2000s", g.log)
 	}
 }
 
