@@ -148,7 +148,7 @@ func syscall(t *Thread, gp sched.GID, cpu int) {
 // arguments, result (or that the thread blocked; the result then arrives with the wake-up).
 func straceLog(t *Thread, nr, a0, a1, a2, a3 uint64, r int64) {
 	var k kbuf
-	k.s("log ").d(nanotime()/1000).s(" [").d(int64(t.tid)).s("] ")
+	k.s("log ").d(nanotime() / 1000).s(" [").d(int64(t.tid)).s("] ")
 	if nr < uint64(len(sysNames)) && sysNames[nr] != "" {
 		k.s(sysNames[nr])
 	} else {
