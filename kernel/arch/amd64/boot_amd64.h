@@ -17,3 +17,21 @@
 
 // Size of the boot stack (bootStack in boot.go).
 #define BOOT_STACK_SIZE 65536
+
+// ENTER_LONG_MODE, in 32-bit protected mode (SDM Vol. 3A §9.8.5 Initializing IA-32e mode): PAE,
+// CR3 = the early page tables, EFER.LME (+NXE for W^X, SCE for SYSCALL), then CR0.PG activates long
+// mode — the compatibility sub-mode, until a far jump loads a code segment with L=1. Used by the
+// bootstrap processor (entry32) and by every application processor (apEntry32). Clobbers AX, CX, DX.
+#define ENTER_LONG_MODE \
+	MOVL	CR4, AX; \
+	ORL	$(1<<5), AX; \
+	MOVL	AX, CR4; \
+	MOVL	$EARLY_PML4, AX; \
+	MOVL	AX, CR3; \
+	MOVL	$0xc0000080, CX; \
+	RDMSR; \
+	ORL	$(1<<0 | 1<<8 | 1<<11), AX; \
+	WRMSR; \
+	MOVL	CR0, AX; \
+	ORL	$(1<<31 | 1<<16 | 1<<0), AX; \
+	MOVL	AX, CR0

@@ -64,18 +64,7 @@ pdloop:
 
 	// §9.8.5 Initializing IA-32e mode: PAE, CR3, EFER.LME (+NXE for W^X, SCE for SYSCALL),
 	// then CR0.PG activates long mode (compatibility sub-mode until CS.L=1 is loaded).
-	MOVL	CR4, AX
-	ORL	$(1<<5), AX			// CR4.PAE
-	MOVL	AX, CR4
-	MOVL	$EARLY_PML4, AX
-	MOVL	AX, CR3
-	MOVL	$0xc0000080, CX			// IA32_EFER
-	RDMSR
-	ORL	$(1<<0 | 1<<8 | 1<<11), AX	// SCE | LME | NXE
-	WRMSR
-	MOVL	CR0, AX
-	ORL	$(1<<31 | 1<<16 | 1<<0), AX	// PG | WP | PE
-	MOVL	AX, CR0
+	ENTER_LONG_MODE
 
 	// Far return to ·entry64 through selector 0x08. Its absolute address comes from the getPC
 	// trick: the 64-bit assembler encodes "MOVL $sym(SB), BX" as LEA with a RIP-relative

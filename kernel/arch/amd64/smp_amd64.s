@@ -37,18 +37,7 @@ TEXT ·apEntry32(SB),NOSPLIT|NOFRAME,$0
 	MOVW	AX, DS
 	MOVW	AX, ES
 	MOVW	AX, SS
-	MOVL	CR4, AX
-	ORL	$(1<<5), AX			// PAE
-	MOVL	AX, CR4
-	MOVL	$EARLY_PML4, AX
-	MOVL	AX, CR3
-	MOVL	$0xc0000080, CX			// IA32_EFER
-	RDMSR
-	ORL	$(1<<0 | 1<<8 | 1<<11), AX	// SCE | LME | NXE
-	WRMSR
-	MOVL	CR0, AX
-	ORL	$(1<<31 | 1<<16 | 1<<0), AX	// PG | WP | PE
-	MOVL	AX, CR0
+	ENTER_LONG_MODE
 	BYTE $0xff; BYTE $0x2d; LONG $AP_FARPTR	// ljmp *AP_FARPTR (m16:32 → 0x08:apEntry64)
 
 // apEntry64: long mode on the early identity map. Take a CPU index, switch to this CPU's boot
