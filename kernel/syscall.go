@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"gmpos/kernel/arch/amd64"
 	"gmpos/kernel/mm"
 	"gmpos/sched"
 )
@@ -224,4 +223,3 @@ var stats struct {
 	bklSpinCycles uint64 // TSC cycles spent waiting for the BKL
 }
 
-var _ = amd64.VectorSyscall
