@@ -222,4 +222,3 @@ var stats struct {
 	bklContended  uint64 // BKL acquisitions that had to wait
 	bklSpinCycles uint64 // TSC cycles spent waiting for the BKL
 }
-
