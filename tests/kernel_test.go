@@ -191,3 +191,15 @@ func TestGuestPolicyImbalance(t *testing.T) {
 		})
 	}
 }
+
+// TestGuestFPUState: each thread's XMM registers survive the kernel's time slicing (FXSAVE on
+// entry, FXRSTOR on resume). With the runtime's async preemption off, the threads trade the core
+// only through kernel preemption; without the FXRSTOR in resume the results come out wrong.
+func TestGuestFPUState(t *testing.T) {
+	if native() {
+		t.Skip("needs the kernel option env=")
+	}
+	g := boot(t, pkg("fpu"), opts{kopts: []string{"env=GODEBUG=asyncpreemptoff=1"}})
+	g.wantCode(t, 0)
+	g.wantStdout(t, "results identical under preemption: true\n")
+}

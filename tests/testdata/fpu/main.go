@@ -1,0 +1,56 @@
+// fpu checks that every thread keeps its own x87/SSE state: two goroutines locked to their own
+// OS threads run long floating-point loops on one core (GOMAXPROCS=2), so the kernel preempts one
+// thread for the other many times mid-computation. If it failed to save and restore the XMM
+// registers of each thread, results would differ from the same loops run alone first.
+//
+// Run it with GODEBUG=asyncpreemptoff=1: otherwise the runtime's own SIGURG preemption saves the
+// registers itself (asyncPreempt) before the threads trade places, and a kernel that forgot
+// FXRSTOR would still pass.
+package main
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+)
+
+// work mixes additions, multiplications, divisions and square roots so that intermediate values
+// live in XMM registers across many instructions.
+func work(seed float64, n int) float64 {
+	x, acc := seed, 0.0
+	for i := 1; i <= n; i++ {
+		x = math.Sqrt(x*1.0000001+float64(i)) / (1 + 1/float64(i))
+		acc += x / (seed + float64(i%7))
+	}
+	return acc
+}
+
+func main() {
+	const n = 3_000_000
+	seeds := []float64{1.5, 2.75}
+	want := make([]float64, len(seeds))
+	for i, s := range seeds {
+		want[i] = work(s, n)
+	}
+	runtime.GOMAXPROCS(2)
+	got := make([]float64, len(seeds))
+	var wg sync.WaitGroup
+	for i, s := range seeds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread()
+			got[i] = work(s, n)
+		}()
+	}
+	wg.Wait()
+	same := true
+	for i := range seeds {
+		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+			same = false
+			fmt.Printf("thread %d: got %v, want %v\n", i, got[i], want[i])
+		}
+	}
+	fmt.Printf("results identical under preemption: %v\n", same)
+}
