@@ -203,3 +203,17 @@ func TestGuestFPUState(t *testing.T) {
 	g.wantCode(t, 0)
 	g.wantStdout(t, "results identical under preemption: true\n")
 }
+
+// TestGuestSignalsMidComputation: a thread in the middle of a floating-point loop is interrupted by
+// SIGUSR1 every 200 µs (tgkill from another thread, os/signal handler, rt_sigreturn); its result
+// must come out exactly as without signals.
+func TestGuestSignalsMidComputation(t *testing.T) {
+	if native() {
+		t.Skip("needs the kernel option env=")
+	}
+	// Two cores, so that the sender runs while the loop does (on one core it would only run
+	// between the loop's time slices).
+	g := boot(t, pkg("fpu"), opts{smp: 2, args: []string{"signals"}, kopts: []string{"env=GODEBUG=asyncpreemptoff=1"}})
+	g.wantCode(t, 0)
+	g.wantStdout(t, "signals delivered during the loop: true; result identical: true\n")
+}
