@@ -35,3 +35,16 @@
 	MOVL	CR0, AX; \
 	ORL	$(1<<31 | 1<<16 | 1<<0), AX; \
 	MOVL	AX, CR0
+
+// ENABLE_SSE, in 64-bit mode before the first Go code on a core (SDM Vol. 3A §13.1.3): CR0.EM=0,
+// CR0.MP=1, CR4.OSFXSR=1, CR4.OSXMMEXCPT=1, then FNINIT. CR4.OSXSAVE stays 0, so Go never uses YMM
+// state and FXSAVE covers a thread's whole FP context. Clobbers AX.
+#define ENABLE_SSE \
+	MOVQ	CR0, AX; \
+	ANDQ	$~(1<<2), AX; \
+	ORQ	$(1<<1), AX; \
+	MOVQ	AX, CR0; \
+	MOVQ	CR4, AX; \
+	ORQ	$(1<<9 | 1<<10), AX; \
+	MOVQ	AX, CR4; \
+	BYTE	$0xdb; BYTE $0xe3

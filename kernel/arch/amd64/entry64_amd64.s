@@ -18,14 +18,7 @@ TEXT ·entry64(SB),NOSPLIT|NOFRAME,$0
 	// memory with SSE. SDM Vol. 3A §13.1.3: CR0.EM=0, CR0.MP=1, CR4.OSFXSR=1, CR4.OSXMMEXCPT=1.
 	// XSAVE/AVX stay off (CR4.OSXSAVE=0), so Go never uses YMM state and FXSAVE covers a thread's
 	// whole FP context.
-	MOVQ	CR0, AX
-	ANDQ	$~(1<<2), AX
-	ORQ	$(1<<1), AX
-	MOVQ	AX, CR0
-	MOVQ	CR4, AX
-	ORQ	$(1<<9 | 1<<10), AX
-	MOVQ	AX, CR4
-	BYTE	$0xdb; BYTE $0xe3	// fninit
+	ENABLE_SSE
 
 	MOVL	EARLY_MAGIC, AX
 	MOVL	AX, ·mbMagic(SB)

@@ -55,15 +55,7 @@ TEXT ·apEntry64(SB),NOSPLIT|NOFRAME,$0
 	LEAQ	·apBootStacks(SB), SP
 	ADDQ	BX, SP
 
-	// SSE, as in entry64.
-	MOVQ	CR0, AX
-	ANDQ	$~(1<<2), AX
-	ORQ	$(1<<1), AX
-	MOVQ	AX, CR0
-	MOVQ	CR4, AX
-	ORQ	$(1<<9 | 1<<10), AX
-	MOVQ	AX, CR4
-	BYTE	$0xdb; BYTE $0xe3		// fninit
+	ENABLE_SSE
 
 	MOVQ	·kernelCR3(SB), AX
 	MOVQ	AX, CR3
