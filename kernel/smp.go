@@ -107,8 +107,10 @@ func flushPending() {
 }
 
 // startAPs wakes the other cores (INIT-SIPI-SIPI) and waits until they have checked in. want is
-// the processor count from the ACPI MADT (0: unknown); without it, a core that has not arrived
-// 10 ms after the last one is taken to be absent. Returns the core count.
+// the processor count from the ACPI MADT (0: unknown). With it, the BSP waits for all of them, up
+// to 500 ms — the firmware says they exist, and an emulated core on a busy host can take many
+// milliseconds to run its first instructions. Without it, a core that has not arrived 10 ms after
+// the last one is taken to be absent. Returns the core count.
 func startAPs(want int) int {
 	if want == 1 {
 		return 1
@@ -119,7 +121,11 @@ func startAPs(want int) int {
 	spinFor(200_000)
 	amd64.SendSIPI()
 	seen, last := amd64.Online(), nanotime()
-	for nanotime()-last < 10_000_000 && (want == 0 || seen < want) {
+	patience := int64(10_000_000)
+	if want > 0 {
+		patience = 500_000_000
+	}
+	for nanotime()-last < patience && (want == 0 || seen < want) {
 		if n := amd64.Online(); n != seen {
 			seen, last = n, nanotime()
 		}
