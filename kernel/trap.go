@@ -80,9 +80,8 @@ func schedule(cpu int) *amd64.Frame {
 	gp := curThread[cpu]
 	if gp == 0 || threads[gp].state != threadRunning {
 		gp, _ = S.Schedule(cpu)
-		if gp == 0 {
+		if gp == 0 { // Schedule has called ParkM: halt this core until an interrupt
 			curThread[cpu] = 0
-			plat.ParkM(cpu)
 			armTimer(cpu, false)
 			return nil
 		}
