@@ -20,7 +20,8 @@
 //     gmp (default, Go's policy), global, local, fair. Chosen by name with
 //     PolicyByName (kernel command line sched=NAME).
 //   - Platform: Now, WakeM (IPI), ParkM (halt), optional WakeMAt (one-shot
-//     timer); Poller: the network poller; TraceFunc: event hook.
+//     timer); Poller: Gs whose device I/O completed (the tests' fake and the
+//     simulator's network today; no kernel device yet); TraceFunc: event hook.
 //
 // # Ms and cores
 //

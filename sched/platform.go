@@ -44,8 +44,17 @@ type TimerPlatform interface {
 	WakeMAt(pid int, when int64)
 }
 
-// Poller is the network poller seen from the scheduler (runtime netpoll).
-// A fake implements it in tests; virtio-net implements it in the kernel.
+// Poller is the device side of blocking I/O seen from the scheduler (the
+// kernel-level counterpart of runtime netpoll): a G parked waiting for a device
+// is handed back here once the device has completed its request.
+//
+// Who implements it today: the tests' fake (fake_test.go) and the simulator's
+// virtual network (sched/simulator). No kernel device does yet: the kernel
+// passes no Poller, so the hooks below are never called in a guest. A
+// virtio-net driver is the planned first one (its interrupt would record the
+// completions, Poll would hand back the waiting Gs). This is not the Go
+// runtime's own netpoller, which runs inside the program on epoll; see "Two
+// pollers" in docs/tour.md.
 //
 // The Gs it returns must be in Gwaiting (parked by the kernel on I/O); the
 // scheduler makes them runnable. buf is storage owned by the Sched; Poll
@@ -54,9 +63,10 @@ type Poller interface {
 	// Poll returns Gs whose I/O is ready. block=false: return at once
 	// (called from findRunnable and from Tick at least every 10 ms).
 	// block=true: called by the last P to go idle while Waiters() is true;
-	// the platform may wait (kernel: halt until a device interrupt; the
-	// simulator: advance virtual time to the next completion), but must
-	// return promptly if WakeM is called for any P.
+	// the platform may wait (a kernel driver would halt until its device
+	// interrupts; the simulator returns at once and lets the next packet's
+	// interrupt wake the core), but must return promptly if WakeM is called
+	// for any P.
 	Poll(block bool, buf []GID) int
 
 	// Waiters reports whether any G is parked on the poller.
