@@ -2,7 +2,7 @@
 //
 // "async": with GOMAXPROCS=1 a goroutine spins in a loop without function calls; main's
 // time.Sleep can only return if the runtime preempts the spinner asynchronously — sysmon sends
-// SIGURG with tgkill, and the kernel must deliver it (runtime-contract §0 fact 4).
+// SIGURG with tgkill, and the kernel must deliver it (docs/runtime-contract.md §0 fact 4).
 //
 // "threads": with GOMAXPROCS=2 two goroutines locked to their own OS threads spin; on one core
 // both only make progress if the kernel preempts a thread at the end of its time slice.
