@@ -6,6 +6,7 @@ package runner
 import (
 	"bytes"
 	"debug/elf"
+	"debug/gosym"
 	"encoding/hex"
 	"fmt"
 	"sort"
@@ -16,7 +17,7 @@ import (
 )
 
 // FaultFields parses the KEY=VALUE fields of a "panic" record's text, e.g.
-// "vector=14 rip=0x1b306a code=488b00c3". Words without '=' are ignored.
+// "trap=14 pc=0x1b306a code=488b00c3". Words without '=' are ignored.
 func FaultFields(text string) map[string]string {
 	m := map[string]string{}
 	for _, w := range strings.Fields(text) {
@@ -35,7 +36,11 @@ func FaultFields(text string) map[string]string {
 // package gmpos/boot). It returns "" when the record has no rip.
 func DescribeFault(text string, elfFile []byte) string {
 	f := FaultFields(text)
-	rip, err := strconv.ParseUint(strings.TrimPrefix(f["rip"], "0x"), 16, 64)
+	pc := f["pc"]
+	if pc == "" {
+		pc = f["rip"] // kernels before the arch contract
+	}
+	rip, err := strconv.ParseUint(strings.TrimPrefix(pc, "0x"), 16, 64)
 	if err != nil {
 		return ""
 	}
@@ -53,6 +58,9 @@ func DescribeFault(text string, elfFile []byte) string {
 	if s := syms.lookup(rip); s != "" {
 		where += " (" + s + ")"
 	}
+	if line := sourceLine(ef, rip); line != "" {
+		where += " [" + line + "]"
+	}
 	if len(code) == 0 {
 		return "faulting instruction at " + where + ": bytes not available"
 	}
@@ -63,6 +71,32 @@ func DescribeFault(text string, elfFile []byte) string {
 	lookup := func(addr uint64) (string, uint64) { return syms.lookupBase(addr) }
 	return fmt.Sprintf("faulting instruction at %s: %s   [%s: % x]", where,
 		x86asm.GoSyntax(inst, rip, lookup), x86asm.IntelSyntax(inst, rip, lookup), code[:inst.Len])
+}
+
+// sourceLine returns "file:line" for pc from the program's own pclntab. Where the compiler
+// inlined a function, the line is the inlined function's (the symbol is its caller's), which is
+// exactly what a reader of a kernel fault needs to see.
+func sourceLine(ef *elf.File, pc uint64) string {
+	if ef == nil {
+		return ""
+	}
+	pcln, text := ef.Section(".gopclntab"), ef.Section(".text")
+	if pcln == nil || text == nil {
+		return ""
+	}
+	data, err := pcln.Data()
+	if err != nil {
+		return ""
+	}
+	tab, err := gosym.NewTable(nil, gosym.NewLineTable(data, text.Addr))
+	if err != nil {
+		return ""
+	}
+	file, line, fn := tab.PCToLine(pc)
+	if fn == nil || file == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", file, line)
 }
 
 // textBytes reads n bytes at address addr from the PT_LOAD that holds it.
