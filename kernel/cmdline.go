@@ -1,10 +1,13 @@
+// The kernel command line: options and the program's arguments.
+// SPDX-License-Identifier: BSD-3-Clause
+
 package kernel
 
 // The kernel command line (docs/contract.md): space-separated tokens, bytes outside
 // [A-Za-z0-9._/=:,+-] written %XX; "KEY=VALUE" kernel options, then "--", then argv[1:].
 //
 // Decoded strings are kept in one static arena because they become the program's argv and envp:
-// the Go runtime never copies argv (runtime-contract §1.3), so they must live forever.
+// the Go runtime never copies argv (docs/runtime-contract.md §1.3), so they must live forever.
 
 const (
 	maxArgs = 64
@@ -44,6 +47,20 @@ func (r strRef) equals(s string) bool {
 		}
 	}
 	return true
+}
+
+// argv0Base is the base name of argv[0]: what Linux calls the process's comm.
+func (c *cmdState) argv0Base() []byte {
+	b := []byte("gmpos")
+	if c.argv0.n > 0 {
+		b = c.argv0.bytes()
+	}
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == '/' {
+			return b[i+1:]
+		}
+	}
+	return b
 }
 
 func unhex(c byte) (byte, bool) {

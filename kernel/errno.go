@@ -1,21 +1,33 @@
+// Linux error numbers.
+// SPDX-License-Identifier: BSD-3-Clause
+
 package kernel
 
-// Linux errno values (include/uapi/asm-generic/errno-base.h, errno.h). System calls return -errno.
+// Linux errno values (include/uapi/asm-generic/errno-base.h, errno.h; the same on x86-64 and
+// arm64). System calls return -errno.
 const (
-	EPERM     = 1
-	ENOENT    = 2
-	ESRCH     = 3
-	EINTR     = 4
-	EBADF     = 9
-	EAGAIN    = 11
-	ENOMEM    = 12
-	EFAULT    = 14
-	EEXIST    = 17
-	ENODEV    = 19
-	EINVAL    = 22
-	EMFILE    = 24
-	ENOTTY    = 25
-	ESPIPE    = 29
-	ENOSYS    = 38
-	ETIMEDOUT = 110
+	EPERM        = 1
+	ENOENT       = 2
+	ESRCH        = 3
+	EINTR        = 4
+	EBADF        = 9
+	ECHILD       = 10
+	EAGAIN       = 11
+	ENOMEM       = 12
+	EFAULT       = 14
+	EEXIST       = 17
+	ENODEV       = 19
+	ENOTDIR      = 20
+	EINVAL       = 22
+	ENFILE       = 23
+	EMFILE       = 24
+	ENOTTY       = 25
+	ENOSPC       = 28
+	ESPIPE       = 29
+	ERANGE       = 34
+	ENAMETOOLONG = 36
+	ENOSYS       = 38
+	ELOOP        = 40
+	EOPNOTSUPP   = 95
+	ETIMEDOUT    = 110
 )

@@ -1,10 +1,10 @@
+// The kernel fault report: what the kernel prints when it faults itself.
+// SPDX-License-Identifier: BSD-3-Clause
+
 package kernel
 
 import (
-	"runtime"
-
-	kuart "gmpos/drivers/uart"
-	"gmpos/kernel/arch/amd64"
+	"gmpos/kernel/arch"
 	"gmpos/kernel/mm"
 )
 
@@ -12,113 +12,106 @@ import (
 // "panic" control record) to its own exit status 101 (docs/contract.md).
 const kernelPanicCode = 101
 
-var vectorNames = [32]string{
-	"#DE divide error", "#DB debug", "NMI", "#BP breakpoint", "#OF overflow", "#BR bound range",
-	"#UD invalid opcode", "#NM device not available", "#DF double fault", "coprocessor overrun",
-	"#TS invalid TSS", "#NP segment not present", "#SS stack fault", "#GP general protection",
-	"#PF page fault", "reserved 15", "#MF x87 FP error", "#AC alignment check", "#MC machine check",
-	"#XM SIMD FP exception", "#VE virtualization", "#CP control protection",
-}
+// imageText is the loaded image's executable segment, recorded at boot (imageSegments): the
+// only kernel memory whose bytes the report may read as instructions. Immutable after boot.
+var imageText struct{ lo, hi uintptr }
 
 // kernelFault reports an exception taken in kernel mode (or an impossible kernel state) and stops
-// the machine: vector, error code, CR2, every register, the faulting instruction's bytes and
-// symbol, the core and the thread. The runner disassembles the bytes with x86asm (the kernel
-// cannot: decoding allocates, and nothing may allocate here).
+// the machine: the trap, every register, the core and the thread, the faulting instruction's bytes.
+// The runner symbolizes the PC and disassembles the bytes on the host, where the ELF file is and
+// where decoding may allocate.
 //
-// A kernel stack overflow hits the guard page below the stack; the #PF cannot be pushed on the
-// same stack, the CPU raises #DF, which runs on IST1 and lands here.
-func kernelFault(f *amd64.Frame, why string) {
+// The report must work whatever the kernel was doing: it may run with the BKL held by this core
+// or by another one, in the middle of mm with the mm lock held, with the heap in any state. So it
+// takes no lock (it reads mm's state only through StackGuardHit, which is arithmetic, and decides
+// whether the PC may be read from imageText), allocates nothing (no runtime.FuncForPC, which
+// allocates for inlined functions), and writes straight to the console.
+//
+// A kernel stack overflow hits the guard page below the stack; the CPU cannot push the fault's
+// frame on the same stack and escalates (x86: #DF, which runs on its own stack and lands here).
+func kernelFault(f *arch.Frame, why string) {
 	var k kbuf
-	p := &kuart.Stderr
-	k.s("\n=== gmpos kernel fault ===\n").to(p)
-	if why == "" && (f.Vector == 8 || f.Vector == 14) {
-		if i, hit := mm.StackGuardHit(amd64.CR2()); hit {
-			k.s("reason: kernel stack overflow (guard page of kernel stack ").d(int64(i)).s(")\n").to(p)
+	flt := f.Fault()
+	k.s("\n=== gmpos kernel fault ===\n").to(consoleStderr)
+	if why == "" && flt.Addr != 0 {
+		if i, hit := mm.StackGuardHit(flt.Addr); hit {
+			k.s("reason: kernel stack overflow (guard page of kernel stack ").d(int64(i)).s(")\n").to(consoleStderr)
 		}
 	}
 	if why != "" {
-		k.s("reason: ").s(why).c('\n').to(p)
+		k.s("reason: ").s(why).c('\n').to(consoleStderr)
 	}
-	k.s("vector: ").d(int64(f.Vector))
-	if f.Vector < 32 {
-		k.s(" (").s(vectorNames[f.Vector]).s(")")
+	num, name := f.Describe()
+	k.s("trap: ").d(int64(num)).s(" (").s(name).s(")")
+	if flt.Kind == arch.FaultPage || flt.Kind == arch.FaultFatal {
+		k.s("  address: ").hex(uint64(flt.Addr))
 	}
-	k.s("  error code: ").x(f.Err).s("  cr2: ").hex(uint64(amd64.CR2())).c('\n').to(p)
-	cpu := amd64.Current().ID()
-	k.s("cpu: ").d(int64(cpu)).s("  thread: ").d(int64(curThread[cpu])).s("  cr3: ").hex(uint64(amd64.PageTable())).c('\n').to(p)
-	reg := func(name string, v uint64) { k.s(name).s("=").hex(v).s("  ") }
-	reg("rax", f.AX)
-	reg("rbx", f.BX)
-	reg("rcx", f.CX)
-	reg("rdx", f.DX)
-	k.c('\n').to(p)
-	reg("rsi", f.SI)
-	reg("rdi", f.DI)
-	reg("rbp", f.BP)
-	reg("rsp", f.SP)
-	k.c('\n').to(p)
-	reg("r8 ", f.R8)
-	reg("r9 ", f.R9)
-	reg("r10", f.R10)
-	reg("r11", f.R11)
-	k.c('\n').to(p)
-	reg("r12", f.R12)
-	reg("r13", f.R13)
-	reg("r14", f.R14)
-	reg("r15", f.R15)
-	k.c('\n').to(p)
-	reg("rip", f.IP)
-	reg("rflags", f.Flags)
-	reg("cs", f.CS)
-	reg("ss", f.SS)
-	k.c('\n').to(p)
-
-	// Symbolize through the program's own pclntab (no allocation for a plain function name).
-	k.s("at: ")
-	if fn := runtime.FuncForPC(uintptr(f.IP)); fn != nil {
-		k.s(fn.Name()).s("+").x(f.IP - uint64(fn.Entry()))
-	} else {
-		k.s("?")
-	}
-	k.c('\n').to(p)
-	// The instruction bytes, if the page is mapped and executable (image text); the runner
-	// decodes the copy in the panic record.
-	var code [16]byte
-	readable := false
-	if _, flags, ok := mm.Kernel.Lookup(uintptr(f.IP)); ok && flags&mm.PTENoExec == 0 {
-		readable = true
-		for i := range code {
-			code[i] = *(*byte)(ptr(uintptr(f.IP) + uintptr(i)))
+	k.c('\n').to(consoleStderr)
+	cpu := arch.Current().ID()
+	k.s("cpu: ").d(int64(cpu)).s("  thread: ").d(int64(cpus[cpu].cur)).c('\n').to(consoleStderr)
+	col := 0
+	f.Registers(func(name string, v uint64) {
+		k.s(name).s("=").hex(v).s("  ")
+		if col++; col == 4 {
+			k.c('\n').to(consoleStderr)
+			col = 0
 		}
+	})
+	if col != 0 {
+		k.c('\n').to(consoleStderr)
 	}
-	k.s("code:")
+
+	// The instruction bytes, if the PC is in the image's text (mapped and executable for good);
+	// the runner decodes the copy in the panic record.
+	pc := f.PC()
+	var code [16]byte
+	readable := pc >= imageText.lo && pc+uintptr(len(code)) <= imageText.hi
+	k.s("pc: ").x(uint64(pc)).s("  code:")
 	if readable {
+		for i := range code {
+			code[i] = *(*byte)(ptr(pc + uintptr(i)))
+		}
 		k.hexBytes(code[:], " ")
 	} else {
-		k.s(" (not readable)")
+		k.s(" (not in the kernel image's text)")
 	}
-	k.c('\n').to(p)
+	k.c('\n').to(consoleStderr)
+	k.s("=== end of kernel fault report ===\n").to(consoleStderr)
 
-	k.s("panic vector=").d(int64(f.Vector)).s(" rip=").x(f.IP).s(" code=")
+	k.s("panic trap=").d(int64(num)).s(" pc=").x(uint64(pc)).s(" code=")
 	if readable {
 		k.hexBytes(code[:], "")
 	}
 	k.record()
-	debugExit(kernelPanicCode)
+	board.Exit(kernelPanicCode)
 }
 
-// deliberateFault makes the kernel read an unmapped kernel address: the gmpos_info(infoFault)
-// request and the fault=read kernel option use it to test the fault report.
+// deliberateFault makes the kernel fault on purpose, to test the report (gmpos_info(infoFault)
+// and the fault=boot kernel option); kind is one of the fault* constants of sys_gmpos.go.
 //
 //go:noinline
-func deliberateFault() {
-	bad := uintptr(0xffff_f000_dead_0000)
-	_ = *(*uint64)(ptr(bad))
+func deliberateFault(kind int) {
+	switch kind {
+	case faultOverflow:
+		kernelRecurse(0)
+	case faultInMM:
+		// A kernel bug inside mm: freeing a "frame" beyond RAM makes mm write through an
+		// unmapped direct-map address, with the mm lock held.
+		mm.FreeFrame(0x7000_0000_0000)
+	case faultInlined:
+		_ = peekInlined(0xffff_f000_dead_0000)
+	default:
+		_ = *(*uint64)(ptr(0xffff_f000_dead_0000))
+	}
 }
 
-// kernelRecurse exhausts the kernel stack (gmpos_info(infoFault, 2)): the kernel g's stack bound
-// sends the prologue to runtime.morestack, which refuses to grow a g0 stack and aborts; the guard
-// page below the stack catches anything that skips the check.
+// peekInlined is small enough to be inlined into deliberateFault: a fault in it has a PC whose
+// function, for the runtime's symbolizer, is an inlined frame (runtime.FuncForPC then
+// allocates, which the report must not do).
+func peekInlined(p uintptr) uint64 { return *(*uint64)(ptr(p)) }
+
+// kernelRecurse exhausts the kernel stack: the kernel g's stack guard is 0, so no prologue calls
+// morestack, and the recursion runs into the guard page below the stack.
 //
 //go:noinline
 func kernelRecurse(n int) int {

@@ -113,14 +113,17 @@ func TestProcessImage(t *testing.T) {
 	}
 }
 
-func TestUsableRAM(t *testing.T) {
-	bootInfo.nram = 2
-	bootInfo.ram[0] = mm.Region{Base: 0, Len: 0x9fc00}
-	bootInfo.ram[1] = mm.Region{Base: 0x100000, Len: 0x3ff00000}
+// TestWithoutImage: the image is cut out of the RAM regions it overlaps.
+func TestWithoutImage(t *testing.T) {
+	ram := []mm.Region{{Base: 0x100000, Len: 0x3ff00000}, {Base: 0x100000000, Len: 0x1000000}}
 	var out [8]mm.Region
-	n := usableRAM(0x100000, 0x600000, out[:])
-	if n != 1 || out[0].Base != 0x600000 || out[0].Base+out[0].Len != 0x40000000 {
+	n := withoutImage(ram, 0x100000, 0x600000, out[:])
+	if n != 2 || out[0].Base != 0x600000 || out[0].Base+out[0].Len != 0x40000000 || out[1] != ram[1] {
 		t.Errorf("usable = %v", out[:n])
+	}
+	n = withoutImage([]mm.Region{{Base: 0x100000, Len: 0x1000000}}, 0x200000, 0x300000, out[:])
+	if n != 2 || out[0] != (mm.Region{Base: 0x100000, Len: 0x100000}) || out[1] != (mm.Region{Base: 0x300000, Len: 0xe00000}) {
+		t.Errorf("hole in the middle: %v", out[:n])
 	}
 }
 

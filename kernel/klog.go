@@ -1,10 +1,7 @@
+// Allocation-free kernel output: kbuf and the control channel's log records.
+// SPDX-License-Identifier: BSD-3-Clause
+
 package kernel
-
-import (
-	"github.com/usbarmory/tamago/soc/intel/uart"
-
-	kuart "gmpos/drivers/uart"
-)
 
 // kbuf formats one line of kernel output without allocating: the kernel prints from trap context
 // and before the Go runtime exists, so fmt and strconv are off limits (both allocate).
@@ -68,39 +65,49 @@ func (k *kbuf) hexBytes(b []byte, sep string) *kbuf {
 	return k
 }
 
+// d appends v in decimal.
 func (k *kbuf) d(v int64) *kbuf {
+	u := uint64(v)
 	if v < 0 {
 		k.c('-')
-		v = -v
+		u = -u // also right for the most negative int64
 	}
 	var tmp [20]byte
 	i := len(tmp)
 	for {
 		i--
-		tmp[i] = byte('0' + v%10)
-		v /= 10
-		if v == 0 {
+		tmp[i] = byte('0' + u%10)
+		u /= 10
+		if u == 0 {
 			break
 		}
 	}
 	return k.bytes(tmp[i:])
 }
 
-func (k *kbuf) to(p *uart.UART) {
-	for i := 0; i < k.n; i++ {
-		p.Tx(k.b[i])
-	}
+// to sends the line to console channel ch and empties k.
+func (k *kbuf) to(ch int) {
+	board.ConsoleWrite(ch, k.b[:k.n])
 	k.n = 0
 }
 
-// klogRecord sends one control-channel record (docs/contract.md): "log ...", "exit N", "panic ...".
+// record sends k as one control-channel record (docs/contract.md): "log ...", "exit N",
+// "panic ...", "trace ...".
 func (k *kbuf) record() {
 	k.c('\n')
-	k.to(&kuart.Control)
+	k.to(consoleControl)
 }
 
 // klog writes a "log" record.
 func klog(msg string) {
 	var k kbuf
 	k.s("log ").s(msg).record()
+}
+
+// klogOnce logs msg the first time *seen is false.
+func klogOnce(seen *bool, msg string) {
+	if !*seen {
+		*seen = true
+		klog(msg)
+	}
 }

@@ -1,9 +1,12 @@
+// The boot sequence: from "64-bit Go code runs" to "the Go program runs".
+// SPDX-License-Identifier: BSD-3-Clause
+
 package kernel
 
 import (
 	"unsafe"
 
-	"gmpos/kernel/arch/amd64"
+	"gmpos/kernel/arch"
 	"gmpos/kernel/mm"
 	"gmpos/sched"
 )
@@ -12,40 +15,73 @@ import (
 // program headers, which the loader copied along with the rest of the file.
 const imageBase = 0x100000
 
-// tickNS is the scheduler tick while a thread runs: the policy's 10 ms slice is checked this
-// often. The timer is one-shot (timer.go): timeouts fire at their own deadline, not on a tick,
-// and an idle core with nothing to wait for gets no interrupts at all.
-const tickNS = 1_000_000
-
+// bootTimes are reported by gmpos_info. Written once at boot.
 var bootTimes struct {
-	entryTSC    uint64
+	entryCycles uint64
 	kernelEntry int64 // CLOCK_MONOTONIC at kernel entry (negative: before calibration finished)
 	userEntry   int64 // CLOCK_MONOTONIC when the first user instruction ran
 }
 
-// kernelMain brings the machine from "64-bit Go code runs" to "the Go program runs": memory,
-// clock, timer, scheduler, the first thread. It runs once, on the bootstrap processor, before the Go
-// runtime exists (see doc.go for what that forbids), and never returns.
+// kernelMain is the boot core's way from the architecture's start-up code to the Go program. It
+// runs once, before the Go runtime exists (see doc.go for what that forbids), and never returns;
+// each line is one step, in the only order that works.
 //
 //go:linkname kernelMain
 func kernelMain() {
-	bootTimes.entryTSC = amd64.TSC()
-	magic, info := amd64.MultibootInfo()
-	if !parseMultiboot(magic, info) {
-		bootPanic("no multiboot memory map (was the image loaded by a multiboot loader?)")
+	bootTimes.entryCycles = arch.Cycles()
+	board.EarlyInit() // console up, "entry" record
+	if ok, why := board.Probe(); !ok {
+		bootPanic(why) // memory map, command line, processors, interrupt wiring
 	}
-	parseCmdline(bootInfo.cmdline[:bootInfo.ncmd])
+	parseCmdline(board.Cmdline())
 	if cmd.bad {
 		klog("malformed kernel command line token ignored")
 	}
 	if cmd.faultT.equals("boot") {
-		deliberateFault()
+		deliberateFault(0)
 	}
 
+	initMemory()     // frames, the kernel's page table (W^X image, direct map), guarded stack
+	calibrateClock() // cycle counter and wall clock against the board's clocks
+	bootTimes.kernelEntry = -cyclesToNS(clock.cycles0 - bootTimes.entryCycles)
+	if !arch.InitInterrupts(mapDevice) { // this core's interrupt controller
+		bootPanic("cannot map the local interrupt controller")
+	}
+	arch.CalibrateTimer(board.MeasureHz) // the per-core timer
+	if !board.InitIRQ(mapDevice) {       // the device interrupt controller, lines masked
+		bootPanic("cannot map the device interrupt controller")
+	}
+	irqTestInit()                   // the interrupt self-test's handler
+	ncpu = startCPUs(board.Cores()) // the other cores check in and wait for smpGo
+	initScheduler()                 // one P per core
+	startFirstThread()              // the Go program's main thread, runnable on this core
+
+	if cmd.klog {
+		var k kbuf
+		total, free := mm.FrameCounts()
+		k.s("log boot: ram=").d(int64(total * mm.PageSize >> 20)).s("MiB free=").d(int64(free * mm.PageSize >> 20)).
+			s("MiB cycles=").d(int64(clock.hz / 1000)).s("kHz timer=").d(int64(arch.TimerRate() / 1000)).
+			s("kHz cpus=").d(int64(ncpu)).s(" irq-lines=").d(int64(board.IRQLines())).
+			s(" sched=").s(S.Policy().Name()).record()
+	}
+	arch.StartTimer()
+	bootTimes.userEntry = nanotime()
+	bklLock(0)
+	smpGo.Store(true) // the other cores join the scheduler, each as soon as it gets the BKL
+	f := schedule(0)
+	flushPending()
+	bklUnlock()
+	arch.Enter(f)
+}
+
+// initMemory hands the usable RAM to the frame allocator, builds the kernel's page table and
+// switches to it, and moves traps onto a guarded kernel stack. Boot, on the early identity map.
+func initMemory() {
 	var segs [8]mm.Segment
-	nseg, imageEnd := imageSegments(segs[:])
+	var nseg int
+	nseg, imageEnd = imageSegments(segs[:])
 	var ram [mm.MaxRegions]mm.Region
-	nram := usableRAM(imageBase, imageEnd, ram[:])
+	nram := withoutImage(board.RAM(), imageBase, imageEnd, ram[:])
 	if mm.Init(ram[:nram]) == 0 {
 		bootPanic("no usable RAM")
 	}
@@ -55,16 +91,9 @@ func kernelMain() {
 	if e != mm.OK {
 		bootPanic("cannot build the kernel address space")
 	}
-	// The local APIC's registers, identity mapped, uncached, supervisor only; the range is also
-	// reserved in the user address space so that mmap never places anything there.
-	if pt.Map(amd64.LAPICBase, amd64.LAPICBase, mm.PTEWrite|mm.PTECacheDisable|mm.PTENoExec) != mm.OK ||
-		mm.Space.RegisterFixed(amd64.LAPICBase, mm.PageSize, mm.PROT_NONE) != mm.OK {
-		bootPanic("cannot map the local APIC")
-	}
-	amd64.PrepareAPs() // writes the AP trampoline to low memory, still identity mapped
-	madtCPUs := countCPUs()
-	amd64.SetPageTable(pt.Root)
-	amd64.SetKernelPageTable(pt.Root)
+	arch.PrepareCPUs() // start-up code for the other cores, in low memory still identity mapped
+	arch.SetPageTable(pt.Root)
+	arch.SetKernelPageTable(pt.Root)
 	mm.SetPhysOffset(mm.DirectMapBase)
 
 	// From here on traps run on a guarded kernel stack.
@@ -72,14 +101,11 @@ func kernelMain() {
 	if e != mm.OK {
 		bootPanic("cannot map the kernel stack")
 	}
-	amd64.Current().UseKernelStack(top-mm.KernelStackSize, top)
+	arch.Current().UseKernelStack(top-mm.KernelStackSize, top)
+}
 
-	calibrateClock()
-	bootTimes.kernelEntry = -int64((clock.tsc0 - bootTimes.entryTSC) * 1e9 / clock.tscHz)
-	amd64.InitLAPIC()
-	amd64.CalibrateTimer()
-	ncpu = startAPs(madtCPUs)
-
+// initScheduler sizes the scheduler for the cores and picks the policy (sched=NAME). Boot.
+func initScheduler() {
 	policy := "gmp"
 	if cmd.sched.n > 0 {
 		policy = unsafe.String(&cmd.arena[cmd.sched.off], cmd.sched.n)
@@ -97,55 +123,46 @@ func kernelMain() {
 			bootPanic("scheduler initialisation failed")
 		}
 	}
+}
 
+// startFirstThread creates the program's main thread at the runtime's entry point, on a stack
+// holding argc, argv, envp and auxv (stack.go). Its tid is the process ID. Boot.
+func startFirstThread() {
 	t, gp := newThread(0)
 	if t == nil {
 		bootPanic("cannot create the first thread")
 	}
-	processID = int64(t.tid)
+	processID = t.tid
 	sp, ok := buildUserStack()
 	if !ok {
 		bootPanic("cannot build the initial user stack")
 	}
-	t.frame = amd64.Frame{IP: uint64(amd64.UserEntry()), CS: amd64.UserCS, SS: amd64.UserDS, SP: uint64(sp), Flags: amd64.FlagIF | 2}
-	t.initFP()
+	t.frame = arch.NewUserFrame(arch.UserEntry(), sp)
+	arch.InitFPState(t.fpArea())
 	startThread(gp, 0)
 	stats.threads = 1
-
-	if cmd.klog {
-		var k kbuf
-		total, free := mm.FrameCounts()
-		k.s("log boot: ram=").d(int64(total * mm.PageSize >> 20)).s("MiB free=").d(int64(free * mm.PageSize >> 20)).
-			s("MiB tsc=").d(int64(clock.tscHz / 1000)).s("kHz apic-timer=").d(int64(amd64.TimerRate() / 1000)).
-			s("kHz cpus=").d(int64(ncpu)).s(" sched=").s(S.Policy().Name()).record()
-	}
-	amd64.StartOneShot()
-	bootTimes.userEntry = nanotime()
-	bklLock(0)
-	smpGo.Store(true) // the APs join the scheduler, each as soon as it gets the BKL
-	f := schedule(0)
-	flushPending()
-	bklUnlock()
-	amd64.Enter(f)
 }
 
 // imageSegments reads the PT_LOAD program headers of the loaded image (ELF-64 Object File Format
 // §"Program header") and returns them with the end of the image.
 func imageSegments(out []mm.Segment) (int, uintptr) {
-	if peek32(imageBase) != 0x464c457f { // "\x7fELF"
+	if load32(imageBase) != 0x464c457f { // "\x7fELF"
 		bootPanic("no ELF header at the image base")
 	}
-	phoff := uintptr(peek64(imageBase + 0x20))
+	phoff := uintptr(load64(imageBase + 0x20))
 	phentsize := uintptr(*(*uint16)(ptr(imageBase + 0x36)))
 	phnum := int(*(*uint16)(ptr(imageBase + 0x38)))
 	n := 0
 	var end uintptr
 	for i := 0; i < phnum; i++ {
 		ph := imageBase + phoff + uintptr(i)*phentsize
-		if peek32(ph) != 1 { // PT_LOAD
+		if load32(ph) != 1 { // PT_LOAD
 			continue
 		}
-		s := mm.Segment{Vaddr: uintptr(peek64(ph + 16)), Memsz: uintptr(peek64(ph + 40)), Flags: peek32(ph + 4)}
+		s := mm.Segment{Vaddr: uintptr(load64(ph + 16)), Memsz: uintptr(load64(ph + 40)), Flags: load32(ph + 4)}
+		if s.Flags&mm.PF_X != 0 {
+			imageText.lo, imageText.hi = s.Vaddr, s.Vaddr+s.Memsz
+		}
 		if n < len(out) {
 			out[n] = s
 			n++
@@ -157,18 +174,31 @@ func imageSegments(out []mm.Segment) (int, uintptr) {
 	return n, (end + mm.PageSize - 1) &^ (mm.PageSize - 1)
 }
 
+// withoutImage copies the RAM regions into out minus the loaded image [imageStart, imageEnd).
+func withoutImage(ram []mm.Region, imageStart, imageEnd uintptr, out []mm.Region) int {
+	n := 0
+	add := func(base, end uintptr) {
+		if end > base && n < len(out) {
+			out[n] = mm.Region{Base: base, Len: end - base}
+			n++
+		}
+	}
+	for _, r := range ram {
+		base, end := r.Base, r.Base+r.Len
+		if end <= imageStart || base >= imageEnd {
+			add(base, end)
+			continue
+		}
+		add(base, imageStart)
+		add(imageEnd, end)
+	}
+	return n
+}
+
 // bootPanic stops the machine during boot with a message on stderr and a panic record.
 func bootPanic(msg string) {
 	var k kbuf
-	k.s("gmpos: boot failed: ").s(msg).c('\n').to(consolePort(2))
+	k.s("gmpos: boot failed: ").s(msg).c('\n').to(consoleStderr)
 	k.s("panic boot: ").s(msg).record()
-	debugExit(kernelPanicCode)
+	board.Exit(kernelPanicCode)
 }
-
-// mmMapKernelStack maps the guarded kernel stack of core cpu (bad reports failure).
-func mmMapKernelStack(cpu int) (top uintptr, bad bool) {
-	top, e := mm.MapKernelStack(cpu)
-	return top, e != mm.OK
-}
-
-const kernelStackSize = mm.KernelStackSize

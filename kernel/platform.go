@@ -1,11 +1,15 @@
+// The scheduler's view of the machine: sched.Platform.
+// SPDX-License-Identifier: BSD-3-Clause
+
 package kernel
 
 import (
-	"gmpos/kernel/arch/amd64"
+	"gmpos/kernel/arch"
 	"gmpos/sched"
 )
 
-// platform implements sched.Platform for the real machine.
+// platform implements sched.Platform (and sched.TimerPlatform) for the real machine. The
+// scheduler calls it in trap context, under the BKL.
 type platform struct{}
 
 var plat platform
@@ -14,26 +18,25 @@ var plat platform
 func (platform) Now() int64 { return nanotime() }
 
 // WakeM sends the wake-up IPI to the core that owns P pid (P i belongs to core i); a core waking
-// itself needs no IPI: it calls Schedule on its way out of the kernel anyway.
+// itself needs no IPI: it calls Schedule on its way out of the kernel anyway. An IPI that arrives
+// before the target halts is not lost: the idle loop enables interrupts and halts atomically
+// (sched/doc.go, "Delicate dance").
 func (platform) WakeM(pid int) {
-	if pid != amd64.Current().ID() {
-		amd64.SendIPIToCPU(pid, amd64.VecWakeup)
+	if pid != arch.Current().ID() {
+		arch.SendIPI(pid, arch.IPIWake)
 	}
 }
 
-// ParkM: the caller halts the core (resume with a nil frame), nothing to record.
+// ParkM: the caller halts the core (schedule returns a nil frame), nothing to record.
 func (platform) ParkM(pid int) {}
 
 // WakeMAt asks for Schedule(pid) to run again at when (a thief found a runnext too fresh to
 // steal): the core's one-shot timer takes it into account (timer.go).
 func (platform) WakeMAt(pid int, when int64) {
-	if pid >= 0 && pid < len(retryAt) {
-		retryAt[pid] = when
+	if pid >= 0 && pid < len(cpus) {
+		cpus[pid].retryAt = when
 	}
 }
-
-// retryAt[cpu] is the pending WakeMAt time of that core's P (0: none).
-var retryAt [amd64.MaxCPU]int64
 
 var (
 	_ sched.Platform      = platform{}

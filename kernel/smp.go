@@ -1,62 +1,61 @@
+// Several cores: the big kernel lock, TLB shootdowns, and starting the other cores.
+// SPDX-License-Identifier: BSD-3-Clause
+
 package kernel
 
 import (
 	"sync/atomic"
 	_ "unsafe" // for go:linkname
 
-	"gmpos/kernel/arch/amd64"
+	"gmpos/kernel/arch"
+	"gmpos/kernel/mm"
 )
 
-// SMP: every core is an M with its own P. User code runs on all cores in parallel; the kernel is
+// Every core is an M with its own P. User code runs on all cores in parallel; the kernel is
 // serialised by one big kernel lock (BKL), taken at the top of trap and released on the way out —
 // the classic first step of every SMP kernel (Linux 2.0, FreeBSD 5's Giant), simple to reason about
 // because all of the kernel's tables keep their single-core invariants. The scheduler (package
 // sched) is lock-free or finely locked on its own, so the BKL is what a finer-grained kernel would
 // split later: futexes, threads, fds, mm.
 //
-// Lock order: BKL → sched's locks → mm lock → console. Nothing here is taken from a context that
-// can interrupt a holder (the kernel runs with interrupts off).
-//
-// TLB shootdown (SDM Vol. 3A §4.10.5): when mm removes or restricts a translation, every other core
-// may still cache it. The BKL holder asks each other core to flush (flushReq) and sends VecFlush;
-// it then waits for every acknowledgement. A core acknowledges wherever it is: in user mode or
-// halted (the IPI arrives; trap's fast path flushes without the BKL), or spinning for the BKL
-// with interrupts off (the spin loop polls its request) — so waiting cannot deadlock.
+// TLB shootdown (SDM Vol. 3A §4.10.5; the same idea on every architecture with per-core TLBs):
+// when mm removes or restricts a translation, every other core may still cache it. The BKL holder
+// asks each other core to flush (cpuState.flushReq), sends IPIFlush, and waits for every
+// acknowledgement. A core acknowledges wherever it is: in user mode or halted (the IPI arrives;
+// trap's fast path flushes without the BKL), or spinning for the BKL with interrupts off (the spin
+// loop polls its request) — so waiting cannot deadlock.
 var (
-	bkl      atomic.Uint32 // 0 free, else holder's CPU index + 1
-	flushReq [amd64.MaxCPU]atomic.Uint32
-	smpGo    atomic.Bool // set by the BSP once the scheduler knows every core
+	bkl   atomic.Uint32 // 0 free, else holder's CPU index + 1
+	smpGo atomic.Bool   // set by the boot core once the scheduler knows every core
+
+	// remoteFlush: this kernel entry changed translations other cores may cache (BKL).
+	remoteFlush bool
 )
 
 // bklLock takes the big kernel lock on behalf of core cpu.
 //
-// Contended acquisitions and the TSC cycles spent spinning are counted (klog=1 prints them): they
-// are the measure of what the BKL costs, and of when splitting it pays off.
-//
-//go:nosplit
+// Contended acquisitions and the cycles spent spinning are counted (klog=1 prints them): they are
+// the measure of what the BKL costs, and of when splitting it pays off.
 func bklLock(cpu int) {
 	if bkl.CompareAndSwap(0, uint32(cpu)+1) {
 		return
 	}
-	t0 := amd64.TSC()
+	t0 := arch.Cycles()
 	for !bkl.CompareAndSwap(0, uint32(cpu)+1) {
 		ackFlush(cpu)
-		amd64.Pause()
+		arch.Pause()
 	}
 	stats.bklContended++
-	stats.bklSpinCycles += amd64.TSC() - t0
+	stats.bklSpinCycles += arch.Cycles() - t0
 }
 
-//go:nosplit
 func bklUnlock() { bkl.Store(0) }
 
 // ackFlush performs a pending TLB flush request for this core.
-//
-//go:nosplit
 func ackFlush(cpu int) {
-	if flushReq[cpu].Load() != 0 {
-		amd64.FlushAll()
-		flushReq[cpu].Store(0)
+	if cpus[cpu].flushReq.Load() != 0 {
+		arch.FlushAll()
+		cpus[cpu].flushReq.Store(0)
 	}
 }
 
@@ -65,16 +64,16 @@ func flushOthers() {
 	if ncpu == 1 {
 		return
 	}
-	self := amd64.Current().ID()
+	self := arch.Current().ID()
 	for i := 0; i < ncpu; i++ {
 		if i != self {
-			flushReq[i].Store(1)
+			cpus[i].flushReq.Store(1)
 		}
 	}
-	amd64.SendIPIOthers(amd64.VecFlush)
+	arch.SendIPIOthers(arch.IPIFlush)
 	for i := 0; i < ncpu; i++ {
-		for i != self && flushReq[i].Load() != 0 {
-			amd64.Pause()
+		for i != self && cpus[i].flushReq.Load() != 0 {
+			arch.Pause()
 		}
 	}
 	stats.shootdowns++
@@ -86,19 +85,17 @@ func flushOthers() {
 // again during the same trap: unmapped, discarded or replaced pages come back only through a later
 // demand-paging fault, i.e. after the shootdown (Linux's mmu_gather makes the same promise
 // explicitly by deferring the frees).
-var remoteFlush bool
-
 func flushPage(va uintptr) {
-	amd64.FlushPage(va)
+	arch.FlushPage(va)
 	remoteFlush = true
 }
 
 func flushAllCPUs() {
-	amd64.FlushAll()
+	arch.FlushAll()
 	remoteFlush = true
 }
 
-// flushPending performs the deferred shootdown, if any. Called with the BKL held.
+// flushPending performs the deferred shootdown, if any. BKL held.
 func flushPending() {
 	if remoteFlush {
 		remoteFlush = false
@@ -106,69 +103,56 @@ func flushPending() {
 	}
 }
 
-// startAPs wakes the other cores (INIT-SIPI-SIPI) and waits until they have checked in. want is
-// the processor count from the ACPI MADT (0: unknown). With it, the BSP waits for all of them, up
-// to 500 ms — the firmware says they exist, and an emulated core on a busy host can take many
+// startCPUs starts the other cores and waits until they have checked in. want is the processor
+// count the board reports (0: unknown). With it, the boot core waits for all of them, up to
+// 500 ms — the firmware says they exist, and an emulated core on a busy host can take many
 // milliseconds to run its first instructions. Without it, a core that has not arrived 10 ms after
 // the last one is taken to be absent. Returns the core count.
-func startAPs(want int) int {
+func startCPUs(want int) int {
 	if want == 1 {
 		return 1
 	}
-	amd64.SendINIT()
-	spinFor(10_000_000)
-	amd64.SendSIPI()
-	spinFor(200_000)
-	amd64.SendSIPI()
-	seen, last := amd64.Online(), nanotime()
+	arch.StartCPUs(spinFor)
+	seen, last := arch.Online(), nanotime()
 	patience := int64(10_000_000)
 	if want > 0 {
 		patience = 500_000_000
 	}
 	for nanotime()-last < patience && (want == 0 || seen < want) {
-		if n := amd64.Online(); n != seen {
+		if n := arch.Online(); n != seen {
 			seen, last = n, nanotime()
 		}
-		amd64.Pause()
+		arch.Pause()
 	}
-	if seen > amd64.MaxCPU {
-		seen = amd64.MaxCPU
-	}
-	return seen
+	return min(seen, arch.MaxCPU)
 }
 
-func spinFor(ns int64) {
-	for end := nanotime() + ns; nanotime() < end; {
-		amd64.Pause()
-	}
-}
-
-// apMain is where an application processor enters the kernel (from arch/amd64 apMain): wait
-// until the BSP has sized the scheduler, move to a guarded kernel stack, arm the timer and join
-// the scheduler — usually as an idle core that the next wakep will send an IPI.
+// apMain is where another core enters the kernel (from the architecture's start-up code): wait
+// until the boot core has sized the scheduler, move to a guarded kernel stack, start the timer and
+// join the scheduler — usually as an idle core that the next wakep will send an IPI.
 //
 //go:linkname apMain
 func apMain(cpu int) {
 	for !smpGo.Load() {
 		ackFlush(cpu)
-		amd64.Pause()
+		arch.Pause()
 	}
 	if cpu >= ncpu {
-		// Arrived after the BSP stopped counting: stay out of the way for good.
+		// Arrived after the boot core stopped counting: stay out of the way for good.
 		for {
-			amd64.Halt()
+			arch.Halt()
 		}
 	}
 	bklLock(cpu)
-	top, e := mmMapKernelStack(cpu)
-	if e {
+	top, e := mm.MapKernelStack(cpu)
+	if e != mm.OK {
 		bklUnlock()
-		bootPanic("cannot map an AP's kernel stack")
+		bootPanic("cannot map a kernel stack for another core")
 	}
-	amd64.Current().UseKernelStack(top-kernelStackSize, top)
-	amd64.StartOneShot()
+	arch.Current().UseKernelStack(top-mm.KernelStackSize, top)
+	arch.StartTimer()
 	f := schedule(cpu)
 	flushPending()
 	bklUnlock()
-	amd64.Enter(f)
+	arch.Enter(f)
 }

@@ -1,12 +1,16 @@
+// The initial process image: argc, argv, envp and the auxiliary vector on the first stack.
+// SPDX-License-Identifier: BSD-3-Clause
+
 package kernel
 
 import (
-	"gmpos/kernel/arch/amd64"
+	"gmpos/kernel/arch"
 	"gmpos/kernel/mm"
 )
 
 // The initial user stack: an 8 MiB demand-zero VMA below the top of the user half, holding the
-// System V process image the Go runtime reads at _rt0_amd64_linux (runtime-contract §1.3, §1.4):
+// System V process image the Go runtime reads at its entry (_rt0_<arch>_linux;
+// docs/runtime-contract.md §1.3, §1.4):
 //
 //	SP → argc, argv[0..argc-1], NULL, envp..., NULL, auxv (tag, value)..., AT_NULL
 //	     ... strings (argv, envp) and the 16 AT_RANDOM bytes higher up
@@ -15,7 +19,8 @@ const (
 	userStackSize = 8 << 20
 )
 
-// Auxiliary vector tags (System V ABI AMD64 supplement §3.4.3; Linux include/uapi/linux/auxvec.h).
+// Auxiliary vector tags (Linux include/uapi/linux/auxvec.h; System V ABI AMD64 supplement
+// §3.4.3). The architecture adds its own (abi_<arch>.go archAuxv).
 const (
 	atNull   = 0
 	atPagesz = 6
@@ -95,20 +100,23 @@ func writeProcessImage(top uintptr, random *[16]byte) uintptr {
 
 	// Count the words below so that the final SP (at argc) is 16-byte aligned, as the ABI wants
 	// at process entry.
-	words := 1 + argc + 1 + nenv + 1 + 2*6
-	if words%2 != 0 {
-		w.word(0)
-	}
-	aux := [...][2]uint64{
+	var aux [8][2]uint64
+	naux := copy(aux[:], [][2]uint64{
 		{atPagesz, mm.PageSize},
 		{atClktck, 100},
 		{atRandom, uint64(randomAddr)},
 		{atSecure, 0},
 		{atExecfn, uint64(argv[0])},
+	})
+	var extra [2][2]uint64
+	naux += copy(aux[naux:], extra[:archAuxv(&extra)])
+	words := 1 + argc + 1 + nenv + 1 + 2*(naux+1)
+	if words%2 != 0 {
+		w.word(0)
 	}
 	w.word(0) // AT_NULL value
 	w.word(atNull)
-	for i := len(aux) - 1; i >= 0; i-- {
+	for i := naux - 1; i >= 0; i-- {
 		w.word(aux[i][1])
 		w.word(aux[i][0])
 	}
@@ -124,13 +132,14 @@ func writeProcessImage(top uintptr, random *[16]byte) uintptr {
 	return w.sp
 }
 
-// entropy returns 64 random bits from RDSEED/RDRAND, or a TSC-derived value on CPUs without them
-// (documented weakness: only the AT_RANDOM seed and getrandom use it, and QEMU's -cpu max has both).
+// entropy returns 64 random bits from the CPU's random source (x86: RDSEED/RDRAND), or a
+// cycle-counter-derived value on CPUs without one (documented weakness: only the AT_RANDOM seed
+// and getrandom use it, and QEMU's -cpu max has both).
 func entropy() uint64 {
-	if v, ok := amd64.Random(); ok {
+	if v, ok := arch.Random(); ok {
 		return v
 	}
-	x := amd64.TSC()
+	x := arch.Cycles()
 	x ^= x >> 33
 	x *= 0xff51afd7ed558ccd
 	x ^= x >> 33

@@ -1,150 +1,335 @@
+// What the process asks about itself and its limits: IDs, CPU set, names, resource limits,
+// uname, and random bytes.
+// SPDX-License-Identifier: BSD-3-Clause
+
 package kernel
 
-import (
-	"gmpos/kernel/mm"
-)
+import "gmpos/kernel/mm"
 
-// What the process asks about itself and its limits: CPU set, TLS base, names, rlimits,
-// uname, and the random bytes it seeds itself with.
+// processID is getpid(): the main thread's tid, as on Linux. Immutable after boot.
+var processID int32
 
-// sysSchedGetaffinityCall reports the cores as the CPU set (runtime-contract §3.2: NumCPU is the
-// popcount). Linux returns the size of its cpumask, 8 bytes here.
-func sysSchedGetaffinityCall(size, mask uintptr) int64 {
-	if size < 8 {
+// sysSchedGetaffinity reports the cores as the CPU set (docs/runtime-contract.md §3.2: NumCPU is
+// the popcount), in Linux's order (kernel/sched/syscalls.c): the size must hold every CPU and be a
+// multiple of 8, the thread must exist (0: the caller), then the mask is copied. Returns the
+// bytes written: gmpos's cpumask is one 64-bit word.
+func sysSchedGetaffinity(pid int32, size, mask uintptr) int64 {
+	if size*8 < uintptr(ncpu) || size&7 != 0 {
 		return -EINVAL
 	}
-	if !mm.Space.UserRange(mask, 8, true) {
+	if pid != 0 {
+		if t, _ := threadByTid(pid); t == nil {
+			return -ESRCH
+		}
+	}
+	if !userRange(mask, 8, true) {
 		return -EFAULT
 	}
 	store64(mask, uint64(1)<<uint(ncpu)-1)
 	return 8
 }
 
-// ncpu is the number of cores in use.
-var ncpu = 1
-
+// prctl options (include/uapi/linux/prctl.h) that gmpos answers.
 const (
-	archSetGS = 0x1001
-	archSetFS = 0x1002
-	archGetFS = 0x1003
-	archGetGS = 0x1004
+	prSetPdeathsig      = 1
+	prGetPdeathsig      = 2
+	prGetDumpable       = 3
+	prSetDumpable       = 4
+	prGetKeepcaps       = 7
+	prSetKeepcaps       = 8
+	prSetName           = 15
+	prGetName           = 16
+	prGetTiming         = 13
+	prGetSeccomp        = 21
+	prGetTSC            = 25
+	prMCEKillGet        = 34
+	prGetTimerslack     = 30
+	prSetTimerslack     = 29
+	prGetChildSubreaper = 37
+	prSetNoNewPrivs     = 38
+	prGetNoNewPrivs     = 39
+	prGetTHPDisable     = 42
+	prSetVMA            = 0x53564d41
+	defaultTimerslackNS = 50_000
+	threadNameSize      = 16 // TASK_COMM_LEN
 )
 
-// sysArchPrctlCall: ARCH_SET_FS is how the runtime installs its TLS (runtime-contract §2.1). GS
-// belongs to the kernel, so ARCH_SET_GS is refused.
-func sysArchPrctlCall(t *Thread, code int, addr uintptr) int64 {
-	switch code {
-	case archSetFS:
-		if !userCanonical(addr) {
-			return -EPERM
-		}
-		t.fsbase = addr
-		return 0
-	case archGetFS:
-		if !mm.Space.UserRange(addr, 8, true) {
-			return -EFAULT
-		}
-		store64(addr, uint64(t.fsbase))
-		return 0
-	case archGetGS:
-		if !mm.Space.UserRange(addr, 8, true) {
-			return -EFAULT
-		}
-		store64(addr, 0)
-		return 0
-	case archSetGS:
-		return -EPERM
-	}
-	return -EINVAL
+// prctlState is the process's prctl settings. BKL.
+var prctlState struct {
+	dumpable   uint64
+	keepcaps   uint64
+	pdeathsig  uint64
+	noNewPrivs uint64
+	timerslack uint64
+	names      [MaxThreads][threadNameSize]byte // per-thread comm, PR_SET_NAME
+	nameSet    [MaxThreads]bool
 }
 
-// sysPrctlCall: PR_SET_VMA (naming anonymous mappings, Go 1.25+) gets EINVAL, as from a kernel built
-// without CONFIG_ANON_VMA_NAME, which stops the runtime from retrying (runtime-contract §3.2).
-func sysPrctlCall(option int) int64 {
-	const prSetName, prGetName = 15, 16
+// sysPrctl answers the process-control options a Go program or its libraries use
+// (kernel/sys.c prctl). PR_SET_VMA (naming anonymous mappings, Go 1.25+) gets EINVAL, as from a
+// kernel built without CONFIG_ANON_VMA_NAME, which stops the runtime from retrying
+// (docs/runtime-contract.md §3.2). Unknown options are EINVAL, as in Linux.
+func sysPrctl(t *Thread, option int32, a2, a3, a4, a5 uint64) int64 {
 	switch option {
-	case prSetName, prGetName:
+	case prSetName:
+		var name [threadNameSize]byte
+		for i := 0; i < threadNameSize-1; i++ {
+			if !userRange(uintptr(a2)+uintptr(i), 1, false) {
+				return -EFAULT
+			}
+			c := *(*byte)(ptr(uintptr(a2) + uintptr(i)))
+			if c == 0 {
+				break
+			}
+			name[i] = c
+		}
+		t.name, t.named = name, true
 		return 0
+	case prGetName:
+		if !userRange(uintptr(a2), threadNameSize, true) {
+			return -EFAULT
+		}
+		name := t.name
+		if !t.named { // Linux: the executable's base name, until PR_SET_NAME
+			copy(name[:threadNameSize-1], cmd.argv0Base())
+		}
+		copyOut(uintptr(a2), name[:])
+		return 0
+	case prGetDumpable:
+		return int64(dumpableOr1())
+	case prSetDumpable:
+		if a2 > 1 {
+			return -EINVAL
+		}
+		prctlState.dumpable = a2 | 2 // 2: "explicitly set" (0 would read back as the default 1)
+		return 0
+	case prGetKeepcaps:
+		return int64(prctlState.keepcaps)
+	case prSetKeepcaps:
+		if a2 > 1 {
+			return -EINVAL
+		}
+		prctlState.keepcaps = a2
+		return 0
+	case prSetPdeathsig:
+		if a2 > nSig {
+			return -EINVAL
+		}
+		prctlState.pdeathsig = a2
+		return 0
+	case prGetPdeathsig:
+		if !userRange(uintptr(a2), 4, true) {
+			return -EFAULT
+		}
+		store32(uintptr(a2), uint32(prctlState.pdeathsig))
+		return 0
+	case prGetSeccomp, prGetTiming:
+		return 0 // no seccomp filter; PR_TIMING_STATISTICAL
+	case prGetTHPDisable, prMCEKillGet:
+		if a2 != 0 || a3 != 0 || a4 != 0 || a5 != 0 {
+			return -EINVAL
+		}
+		if option == prMCEKillGet {
+			return 2 // PR_MCE_KILL_DEFAULT
+		}
+		return 0
+	case prGetTSC:
+		if !userRange(uintptr(a2), 4, true) {
+			return -EFAULT
+		}
+		store32(uintptr(a2), 1) // PR_TSC_ENABLE: RDTSC works in user mode
+		return 0
+	case prGetTimerslack:
+		if prctlState.timerslack == 0 {
+			return defaultTimerslackNS
+		}
+		return int64(prctlState.timerslack)
+	case prSetTimerslack:
+		prctlState.timerslack = a2
+		return 0
+	case prGetChildSubreaper:
+		if !userRange(uintptr(a2), 4, true) {
+			return -EFAULT
+		}
+		store32(uintptr(a2), 0)
+		return 0
+	case prSetNoNewPrivs:
+		if a2 != 1 || a3 != 0 || a4 != 0 || a5 != 0 {
+			return -EINVAL
+		}
+		prctlState.noNewPrivs = 1
+		return 0
+	case prGetNoNewPrivs:
+		if a2 != 0 || a3 != 0 || a4 != 0 || a5 != 0 {
+			return -EINVAL
+		}
+		return int64(prctlState.noNewPrivs)
 	}
 	return -EINVAL
 }
 
-// sysPrlimitCall reports resource limits: RLIMIT_NOFILE is the fd table, RLIMIT_STACK the initial
-// stack; everything else is unlimited. Raising beyond the hard limit is EPERM; other sets are
-// accepted and ignored (gmpos enforces the limits structurally).
-func sysPrlimitCall(pid, resource int, newp, oldp uintptr) int64 {
-	const rlimitStack, rlimitNofile, rlimInfinity = 3, 7, ^uint64(0)
-	if pid != 0 && pid != int(processID) {
-		return -ESRCH
+func dumpableOr1() uint64 {
+	if prctlState.dumpable == 0 {
+		return 1
 	}
-	if resource < 0 || resource >= 16 {
+	return prctlState.dumpable & 1
+}
+
+// Resource limits (include/uapi/asm-generic/resource.h). gmpos keeps the values a program sets
+// and reads them back, as root's would be (raising a hard limit is allowed: the program runs with
+// every capability); RLIMIT_NOFILE is also enforced, capped by the fd table's size (maxFDs).
+const (
+	rlimitStack  = 3
+	rlimitNofile = 7
+	rlimNlimits  = 16
+	rlimInfinity = ^uint64(0)
+	nrOpenMax    = 1 << 20 // fs.nr_open: the highest RLIMIT_NOFILE Linux accepts (EPERM above)
+)
+
+// rlimits[r] = {soft, hard}. BKL.
+var rlimits = [rlimNlimits][2]uint64{
+	0:            {rlimInfinity, rlimInfinity}, // CPU
+	1:            {rlimInfinity, rlimInfinity}, // FSIZE
+	2:            {rlimInfinity, rlimInfinity}, // DATA
+	rlimitStack:  {userStackSize, rlimInfinity},
+	4:            {0, rlimInfinity},            // CORE
+	5:            {rlimInfinity, rlimInfinity}, // RSS
+	6:            {rlimInfinity, rlimInfinity}, // NPROC
+	rlimitNofile: {maxFDs, maxFDs},
+	8:            {8 << 20, 8 << 20},           // MEMLOCK
+	9:            {rlimInfinity, rlimInfinity}, // AS
+	10:           {rlimInfinity, rlimInfinity}, // LOCKS
+	11:           {rlimInfinity, rlimInfinity}, // SIGPENDING
+	12:           {819200, 819200},             // MSGQUEUE
+	13:           {0, 0},                       // NICE
+	14:           {0, 0},                       // RTPRIO
+	15:           {rlimInfinity, rlimInfinity}, // RTTIME
+}
+
+// sysPrlimit reads and sets a resource limit, in Linux's order (kernel/sys.c prlimit64,
+// do_prlimit): read the new limit, find the process, check the resource and the new values, set,
+// then write the old limit.
+func sysPrlimit(pid int32, resource uint32, newp, oldp uintptr) int64 {
+	var cur, max uint64
+	if newp != 0 {
+		if !userRange(newp, 16, false) {
+			return -EFAULT
+		}
+		cur, max = load64(newp), load64(newp+8)
+	}
+	if pid != 0 {
+		if t, _ := threadByTid(pid); t == nil {
+			return -ESRCH
+		}
+	}
+	if resource >= rlimNlimits {
 		return -EINVAL
 	}
-	cur, max := rlimInfinity, rlimInfinity
-	switch resource {
-	case rlimitNofile:
-		cur, max = maxFDs, maxFDs
-	case rlimitStack:
-		cur, max = userStackSize, userStackSize
-	}
+	old := rlimits[resource]
 	if newp != 0 {
-		if !mm.Space.UserRange(newp, 16, false) {
-			return -EFAULT
+		if cur > max {
+			return -EINVAL
 		}
-		if c, m := load64(newp), load64(newp+8); c > m || m > max {
-			if c > m {
-				return -EINVAL
-			}
+		if resource == rlimitNofile && max > nrOpenMax {
 			return -EPERM
 		}
+		rlimits[resource] = [2]uint64{cur, max}
 	}
 	if oldp != 0 {
-		if !mm.Space.UserRange(oldp, 16, true) {
+		if !userRange(oldp, 16, true) {
 			return -EFAULT
 		}
-		store64(oldp, cur)
-		store64(oldp+8, max)
+		store64(oldp, old[0])
+		store64(oldp+8, old[1])
 	}
 	return 0
 }
 
-// sysUnameCall fills struct utsname (six 65-byte fields). gmpos speaks the Linux system call ABI,
-// so sysname is "Linux" (as gVisor reports); release and version name gmpos.
-func sysUnameCall(buf uintptr) int64 {
-	if !mm.Space.UserRange(buf, 6*65, true) {
-		return -EFAULT
-	}
-	fields := [6]string{"Linux", "gmpos", "6.1.0-gmpos", "#1 gmpos", "x86_64", "(none)"}
-	for i, s := range fields {
-		p := buf + uintptr(65*i)
-		for j := 0; j < 65; j++ {
-			var c byte
-			if j < len(s) {
-				c = s[j]
-			}
-			*(*byte)(ptr(p + uintptr(j))) = c
-		}
-	}
-	return 0
-}
-
-// sysGetrandomCall fills buf from RDSEED/RDRAND (getrandom(2); flags GRND_NONBLOCK, GRND_RANDOM,
-// GRND_INSECURE are all satisfied the same way: the hardware source never blocks).
-func sysGetrandomCall(buf, n uintptr, flags uint32) int64 {
-	if flags&^7 != 0 {
+// sysGetrlimit and sysSetrlimit are the older single-resource calls (x86-64 has them, arm64
+// only prlimit64).
+func sysGetrlimit(resource uint32, p uintptr) int64 {
+	if resource >= rlimNlimits {
 		return -EINVAL
 	}
-	if n > 33554431 {
-		n = 33554431 // Linux caps one call at INT_MAX >> 6 bytes… at most 32 MiB
-	}
-	if !mm.Space.UserRange(buf, n, true) {
+	if !userRange(p, 16, true) {
 		return -EFAULT
 	}
-	for i := uintptr(0); i < n; i += 8 {
-		v := entropy()
-		for j := uintptr(0); j < 8 && i+j < n; j++ {
-			*(*byte)(ptr(buf + i + j)) = byte(v >> (8 * j))
-		}
+	return sysPrlimit(0, resource, 0, p)
+}
+
+func sysSetrlimit(resource uint32, p uintptr) int64 {
+	if !userRange(p, 16, false) {
+		return -EFAULT
 	}
-	return int64(n)
+	return sysPrlimit(0, resource, p, 0)
+}
+
+// fdLimit is the number of fds the process may have: RLIMIT_NOFILE, capped by the table.
+func fdLimit() int {
+	if l := rlimits[rlimitNofile][0]; l < maxFDs {
+		return int(l)
+	}
+	return maxFDs
+}
+
+// sysUname fills struct utsname (six 65-byte fields). gmpos speaks the Linux system-call ABI, so
+// sysname is "Linux" (as gVisor reports); release and version name gmpos; machine is the
+// architecture's (abi_<arch>.go).
+func sysUname(buf uintptr) int64 {
+	if !userRange(buf, 6*65, true) {
+		return -EFAULT
+	}
+	fields := [6]string{"Linux", "gmpos", "6.1.0-gmpos", "#1 gmpos", unameMachine, "(none)"}
+	zeroUser(buf, 6*65)
+	for i, s := range fields {
+		copyOut(buf+uintptr(65*i), []byte(s))
+	}
+	return 0
+}
+
+// getrandom flags (include/uapi/linux/random.h).
+const (
+	grndNonblock = 1
+	grndRandom   = 2
+	grndInsecure = 4
+)
+
+// maxRWCount is the most one read, write or getrandom transfers (Linux MAX_RW_COUNT: INT_MAX
+// rounded down to a page).
+const maxRWCount = 0x7ffff000
+
+// sysGetrandom fills buf from the CPU's random source (drivers/char/random.c getrandom): flags
+// are checked first (GRND_INSECURE with GRND_RANDOM is EINVAL), then the buffer must be user
+// memory (access_ok: EFAULT). The hardware source never blocks, so GRND_NONBLOCK and GRND_RANDOM
+// change nothing. Like Linux it copies page by page and returns how much it copied before the
+// first page that cannot be written (EFAULT only if that is the first).
+func sysGetrandom(buf, n uintptr, flags uint32) int64 {
+	if flags&^(grndNonblock|grndRandom|grndInsecure) != 0 || flags&(grndInsecure|grndRandom) == grndInsecure|grndRandom {
+		return -EINVAL
+	}
+	n = min(n, maxRWCount)
+	if n == 0 {
+		return 0
+	}
+	if end := buf + n; end < buf || end > mm.UserEnd {
+		return -EFAULT
+	}
+	done := uintptr(0)
+	for done < n {
+		chunk := min(n-done, mm.PageSize-(buf+done)&(mm.PageSize-1))
+		if !userRange(buf+done, chunk, true) {
+			break
+		}
+		for i := uintptr(0); i < chunk; i += 8 {
+			v := entropy()
+			for j := uintptr(0); j < 8 && i+j < chunk; j++ {
+				store8(buf+done+i+j, byte(v>>(8*j)))
+			}
+		}
+		done += chunk
+	}
+	if done == 0 {
+		return -EFAULT
+	}
+	return int64(done)
 }

@@ -1,12 +1,15 @@
+// Clocks and sleeping: clock_gettime, clock_getres, gettimeofday, time, nanosleep,
+// clock_nanosleep.
+// SPDX-License-Identifier: BSD-3-Clause
+
 package kernel
 
-import (
-	"gmpos/kernel/mm"
-	"gmpos/sched"
-)
+import "gmpos/sched"
 
-// Clocks (include/uapi/linux/time.h). gmpos has one monotonic time base; the *_RAW, *_COARSE and
-// BOOTTIME variants read it too, and the CPU-time clocks report it (documented approximation).
+// Clock IDs (include/uapi/linux/time.h). gmpos has one monotonic time base: the *_RAW, *_COARSE,
+// BOOTTIME and TAI variants read it or the wall clock (gmpos does not model leap seconds: TAI is
+// REALTIME), and the CPU-time clocks report it too (documented approximation: a thread's CPU time
+// is not accounted yet).
 const (
 	clockRealtime        = 0
 	clockMonotonic       = 1
@@ -16,36 +19,72 @@ const (
 	clockRealtimeCoarse  = 5
 	clockMonotonicCoarse = 6
 	clockBoottime        = 7
+	clockRealtimeAlarm   = 8
+	clockBoottimeAlarm   = 9
+	clockTAI             = 11
+
+	// Negative IDs name another process's or thread's CPU clock (kernel/time/posix-cpu-timers.c):
+	// bits 1:0 the kind (3 is invalid), bit 2 per-thread, the rest ~pid (0: the caller).
+	cpuclockPerthread = 4
+	cpuclockKindMask  = 3
+
+	// The resolution clock_getres reports: high-resolution clocks 1 ns, the coarse ones one
+	// scheduler tick (Linux: a jiffy).
+	coarseResolution = tickNS
 )
 
-func clockNow(clk int) (int64, bool) {
+// clockNow reads clock clk. ok is false for an ID Linux rejects with EINVAL: the alarm clocks
+// need an RTC alarm device that gmpos does not drive.
+func clockNow(clk int32) (ns int64, ok bool) {
 	switch clk {
-	case clockRealtime, clockRealtimeCoarse:
+	case clockRealtime, clockRealtimeCoarse, clockTAI:
 		return walltime(), true
-	case clockMonotonic, clockMonotonicRaw, clockMonotonicCoarse, clockBoottime, clockProcessCputime, clockThreadCputime:
+	case clockMonotonic, clockMonotonicRaw, clockMonotonicCoarse, clockBoottime,
+		clockProcessCputime, clockThreadCputime:
+		return nanotime(), true
+	}
+	if clk < 0 && cpuClockValid(clk) {
 		return nanotime(), true
 	}
 	return 0, false
 }
 
-// readTimespec loads a struct timespec; ok is false for bad pointers (EFAULT) and bad is true for
-// an out-of-range value (EINVAL).
-func readTimespec(p uintptr) (ns int64, fault, bad bool) {
-	if !mm.Space.UserRange(p, 16, false) {
-		return 0, true, false
+// cpuClockValid checks a CPU-clock ID for a process or thread: one of this process's thread IDs,
+// or 0 (the caller).
+func cpuClockValid(clk int32) bool {
+	if clk&cpuclockKindMask == cpuclockKindMask {
+		return false
+	}
+	pid := ^(clk >> 3)
+	if pid == 0 {
+		return true
+	}
+	if clk&cpuclockPerthread == 0 {
+		return pid == processID
+	}
+	t, _ := threadByTid(pid)
+	return t != nil
+}
+
+// readTimespec loads a struct timespec: EFAULT for a bad pointer, EINVAL for a value
+// timespec64_valid rejects (negative seconds, nanoseconds outside [0, 1e9)). Very long durations
+// saturate at about 146 years.
+func readTimespec(p uintptr) (ns int64, errno int64) {
+	if !userRange(p, 16, false) {
+		return 0, -EFAULT
 	}
 	sec, nsec := int64(load64(p)), int64(load64(p+8))
 	if sec < 0 || nsec < 0 || nsec >= 1e9 {
-		return 0, false, true
+		return 0, -EINVAL
 	}
 	if sec > (1<<62)/1_000_000_000 {
 		sec = (1 << 62) / 1_000_000_000
 	}
-	return sec*1e9 + nsec, false, false
+	return sec*1e9 + nsec, 0
 }
 
 func writeTimespec(p uintptr, ns int64) bool {
-	if !mm.Space.UserRange(p, 16, true) {
+	if !userRange(p, 16, true) {
 		return false
 	}
 	store64(p, uint64(ns/1e9))
@@ -53,7 +92,7 @@ func writeTimespec(p uintptr, ns int64) bool {
 	return true
 }
 
-func sysClockGettimeCall(clk int, tp uintptr) int64 {
+func sysClockGettime(clk int32, tp uintptr) int64 {
 	ns, ok := clockNow(clk)
 	if !ok {
 		return -EINVAL
@@ -64,38 +103,59 @@ func sysClockGettimeCall(clk int, tp uintptr) int64 {
 	return 0
 }
 
-func sysClockGetresCall(clk int, tp uintptr) int64 {
+func sysClockGetres(clk int32, tp uintptr) int64 {
 	if _, ok := clockNow(clk); !ok {
 		return -EINVAL
 	}
-	if tp != 0 && !writeTimespec(tp, 1) {
+	res := int64(1)
+	if clk == clockRealtimeCoarse || clk == clockMonotonicCoarse {
+		res = coarseResolution
+	}
+	if tp != 0 && !writeTimespec(tp, res) {
 		return -EFAULT
 	}
 	return 0
 }
 
-func sysGettimeofdayCall(tv uintptr) int64 {
-	if tv == 0 {
-		return 0
+// sysGettimeofday fills struct timeval (and struct timezone, always UTC: gmpos keeps no time
+// zone in the kernel, as a modern Linux keeps none of interest).
+func sysGettimeofday(tv, tz uintptr) int64 {
+	if tv != 0 {
+		if !userRange(tv, 16, true) {
+			return -EFAULT
+		}
+		now := walltime()
+		store64(tv, uint64(now/1e9))
+		store64(tv+8, uint64(now%1e9/1000))
 	}
-	if !mm.Space.UserRange(tv, 16, true) {
-		return -EFAULT
+	if tz != 0 {
+		if !userRange(tz, 8, true) {
+			return -EFAULT
+		}
+		store64(tz, 0) // tz_minuteswest, tz_dsttime
 	}
-	now := walltime()
-	store64(tv, uint64(now/1e9))
-	store64(tv+8, uint64(now%1e9/1000))
 	return 0
 }
 
-// sysNanosleepCall blocks until the deadline; the timer tick wakes the thread with 0. A signal
-// ends the sleep early with EINTR (the remaining time is not reported: the runtime passes NULL).
-func sysNanosleepCall(t *Thread, gp sched.GID, cpu int, req uintptr) int64 {
-	ns, fault, bad := readTimespec(req)
-	if fault {
-		return -EFAULT
+// sysTime returns the seconds since the epoch and stores them at tloc if it is not NULL.
+func sysTime(tloc uintptr) int64 {
+	r := walltime() / 1e9
+	if tloc != 0 {
+		if !userRange(tloc, 8, true) {
+			return -EFAULT
+		}
+		store64(tloc, uint64(r))
 	}
-	if bad {
-		return -EINVAL
+	return r
+}
+
+// sysNanosleep blocks until the deadline; the timer interrupt wakes the thread with 0. A signal
+// ends the sleep early with EINTR (the remaining time is not reported: the Go runtime passes
+// NULL for it).
+func sysNanosleep(t *Thread, gp sched.GID, cpu int, req uintptr) int64 {
+	ns, err := readTimespec(req)
+	if err != 0 {
+		return err
 	}
 	if ns == 0 {
 		return 0
@@ -104,17 +164,26 @@ func sysNanosleepCall(t *Thread, gp sched.GID, cpu int, req uintptr) int64 {
 	return 0
 }
 
-func sysClockNanosleepCall(t *Thread, gp sched.GID, cpu int, clk, flags int, req uintptr) int64 {
+// sysClockNanosleep sleeps on a clock, relatively or until an absolute time (TIMER_ABSTIME), in
+// Linux's order (kernel/time/posix-timers.c): the clock (EINVAL if unknown, EOPNOTSUPP if it
+// cannot sleep: the raw, coarse and alarm clocks and a thread's CPU clock), then the timespec;
+// another thread's or process's CPU clock cannot be slept on either (posix_cpu_nsleep: EINVAL).
+func sysClockNanosleep(t *Thread, gp sched.GID, cpu int, clk int32, flags int32, req uintptr) int64 {
 	const timerAbstime = 1
+	switch clk {
+	case clockThreadCputime, clockMonotonicRaw, clockRealtimeCoarse, clockMonotonicCoarse,
+		clockRealtimeAlarm, clockBoottimeAlarm:
+		return -EOPNOTSUPP
+	}
 	now, ok := clockNow(clk)
 	if !ok {
 		return -EINVAL
 	}
-	ns, fault, bad := readTimespec(req)
-	if fault {
-		return -EFAULT
+	ns, err := readTimespec(req)
+	if err != 0 {
+		return err
 	}
-	if bad {
+	if clk < 0 && (clk&cpuclockPerthread != 0 || ^(clk>>3) != 0) {
 		return -EINVAL
 	}
 	deadline := nanotime() + ns
@@ -126,91 +195,4 @@ func sysClockNanosleepCall(t *Thread, gp sched.GID, cpu int, clk, flags int, req
 	}
 	block(t, gp, cpu, waitSleep, deadline)
 	return 0
-}
-
-// Futex operations (include/uapi/linux/futex.h); the Go runtime uses WAIT/WAKE with
-// FUTEX_PRIVATE_FLAG (runtime-contract §3.5). The bitset variants are implemented for completeness.
-const (
-	futexWait          = 0
-	futexWake          = 1
-	futexWaitBitset    = 9
-	futexWakeBitset    = 10
-	futexPrivate       = 128
-	futexClockRealtime = 256
-)
-
-// sysFutexCall implements wait/wake on a 4-byte word. WAIT compares and blocks atomically with
-// respect to WAKE because the kernel runs with interrupts off on one core (SMP: under the futex
-// lock, which every waker takes too).
-func sysFutexCall(t *Thread, gp sched.GID, cpu int, addr uintptr, op int, val uint32, timeout uintptr, val3 uint32) int64 {
-	cmd := op &^ (futexPrivate | futexClockRealtime)
-	if addr&3 != 0 {
-		return -EINVAL
-	}
-	// The bitset variants select waiters by bit; the plain ones match every waiter.
-	bitset := uint32(0xffffffff)
-	if cmd == futexWaitBitset || cmd == futexWakeBitset {
-		if val3 == 0 {
-			return -EINVAL
-		}
-		bitset = val3
-	}
-	switch cmd {
-	case futexWait, futexWaitBitset:
-		if !mm.Space.UserRange(addr, 4, false) {
-			return -EFAULT
-		}
-		var deadline int64
-		if timeout != 0 {
-			ns, fault, bad := readTimespec(timeout)
-			if fault {
-				return -EFAULT
-			}
-			if bad {
-				return -EINVAL
-			}
-			if cmd == futexWaitBitset { // absolute time on the chosen clock
-				clk := clockMonotonic
-				if op&futexClockRealtime != 0 {
-					clk = clockRealtime
-				}
-				now, _ := clockNow(clk)
-				ns -= now
-				if ns <= 0 {
-					return -ETIMEDOUT
-				}
-			}
-			deadline = nanotime() + ns
-			if ns == 0 {
-				return -ETIMEDOUT
-			}
-		}
-		if *(*uint32)(ptr(addr)) != val {
-			return -EAGAIN
-		}
-		t.waitAddr = addr
-		t.waitArg = uint64(bitset)
-		block(t, gp, cpu, waitFutex, deadline)
-		stats.futexWaits++
-		return 0
-	case futexWake, futexWakeBitset:
-		return int64(futexWake1(addr, int(val), bitset, cpu))
-	}
-	return -ENOSYS
-}
-
-// futexWake1 wakes up to n threads waiting on addr whose bitset intersects bitset.
-func futexWake1(addr uintptr, n int, bitset uint32, cpu int) int {
-	woken := 0
-	for i := 0; i < waiters.n && woken < n; {
-		gp := waiters.g[i]
-		t := &threads[gp]
-		if t.wait == waitFutex && t.waitAddr == addr && uint32(t.waitArg)&bitset != 0 {
-			wakeThread(gp, 0, cpu)
-			woken++
-			continue
-		}
-		i++
-	}
-	return woken
 }

@@ -1,193 +1,244 @@
+// The system-call table.
+// SPDX-License-Identifier: BSD-3-Clause
+
 package kernel
 
-import (
-	"gmpos/kernel/mm"
-	"gmpos/sched"
-)
+import "gmpos/sched"
 
-// syscall dispatches the system call in t's frame (x86-64 Linux convention, runtime-contract §3.1:
-// number in RAX, arguments in RDI, RSI, RDX, R10, R8, R9, result or -errno in RAX; every other
-// register is preserved — the kernel only writes RAX back).
+//go:generate go run mksysnum.go amd64
+
+// syscall dispatches the system call in t's frame. The number and the six arguments come from the
+// frame as the architecture's convention left them (abi_<arch>.go syscallArgs; on x86-64: number
+// in RAX, arguments in RDI, RSI, RDX, R10, R8, R9 — docs/runtime-contract.md §3.1), and the
+// numbers are the architecture's (zsysnum_<arch>.go, generated from the Go distribution). Each
+// case converts the raw 64-bit arguments to the C types of the call's prototype, so that an int
+// argument — an fd, a signal, a clock — uses its low 32 bits only, as Linux does.
 //
-// A handler returns the result, or blocks the thread (block) and returns anything: the value in
-// the frame is then set by whoever wakes it. rt_sigreturn and exit paths manage the frame
-// themselves (noResult).
+// Handlers are named sys + the call's name (sysRead for read(2)) and return the result or -errno.
+// A handler that blocks the thread (wait.go) returns anything: the waker sets the result. Every
+// other register is preserved.
 func syscall(t *Thread, gp sched.GID, cpu int) {
-	f := &t.frame
-	a0, a1, a2, a3, a4, a5 := f.DI, f.SI, f.DX, f.R10, f.R8, f.R9
-	nr := f.AX
+	nr, a := syscallArgs(&t.frame)
 	stats.syscalls++
-	var r int64
-	switch nr {
-	case sysRead:
-		r = sysReadFd(int(a0), uintptr(a1), uintptr(a2))
-	case sysWrite:
-		r = sysWriteFd(t, gp, cpu, int(a0), uintptr(a1), uintptr(a2))
-	case sysOpen, sysOpenat, sysStat, sysLstat, sysNewfstatat, sysAccess, sysFaccessat, sysFaccessat2, sysReadlink, sysReadlinkat:
-		r = -ENOENT // gmpos has no file system
-	case sysClose:
-		r = sysCloseFd(int(a0))
-	case sysFstat:
-		r = sysFstatFd(int(a0), uintptr(a1))
-	case sysLseek:
-		r = sysLseekFd(int(a0))
-	case sysPread64:
-		r = sysPreadFd(int(a0))
-	case sysIoctl:
-		r = sysIoctlFd(int(a0))
-	case sysFcntl:
-		r = sysFcntlFd(int(a0), int(a1))
-	case sysMmapNr:
-		r = sysMmap(uintptr(a0), uintptr(a1), uint32(a2), uint32(a3), int(int32(a4)), uintptr(a5))
-	case sysMunmap:
-		r = errnoResult(mm.Space.Munmap(uintptr(a0), uintptr(a1)))
-	case sysMadvise:
-		r = errnoResult(mm.Space.Madvise(uintptr(a0), uintptr(a1), int(a2)))
-	case sysMprotect:
-		r = errnoResult(mm.Space.Mprotect(uintptr(a0), uintptr(a1), uint32(a2)))
-	case sysBrk:
-		r = 0 // no heap segment: the current break is 0 and cannot move (the Go runtime never calls brk)
-	case sysMincore:
-		r = -ENOSYS
-	case sysRtSigaction:
-		r = sysRtSigactionCall(int(a0), uintptr(a1), uintptr(a2), uintptr(a3))
-	case sysRtSigprocmask:
-		r = sysRtSigprocmaskCall(t, int(a0), uintptr(a1), uintptr(a2), uintptr(a3))
-	case sysRtSigreturnNr:
-		f.AX = uint64(sysRtSigreturn(t))
-		return
-	case sysSigaltstack:
-		r = sysSigaltstackCall(t, uintptr(a0), uintptr(a1))
-	case sysSchedYield:
-		t.state = threadRunnable
-		S.GoYield(cpu)
-		r = 0
-	case sysNanosleep:
-		r = sysNanosleepCall(t, gp, cpu, uintptr(a0))
-	case sysClockNanosleep:
-		r = sysClockNanosleepCall(t, gp, cpu, int(a0), int(a1), uintptr(a2))
-	case sysClockGettime:
-		r = sysClockGettimeCall(int(a0), uintptr(a1))
-	case sysClockGetres:
-		r = sysClockGetresCall(int(a0), uintptr(a1))
-	case sysGettimeofday:
-		r = sysGettimeofdayCall(uintptr(a0))
-	case sysTime:
-		r = walltime() / 1e9
-		if a0 != 0 {
-			if !mm.Space.UserRange(uintptr(a0), 8, true) {
-				r = -EFAULT
-			} else {
-				store64(uintptr(a0), uint64(r))
-			}
+	if cmd.strace && (nr == nrExit || nr == nrExitGroup) {
+		straceLog(t, gp, nr, a) // the thread is gone afterwards
+	}
+	r, done := dispatch(t, gp, cpu, nr, a)
+	if !done {
+		switch S.Status(gp) {
+		case sched.Grunning, sched.Grunnable: // not blocked (the waker sets the result), not gone
+			t.frame.SetSyscallResult(uint64(r))
 		}
-	case sysFutex:
-		r = sysFutexCall(t, gp, cpu, uintptr(a0), int(a1), uint32(a2), uintptr(a3), uint32(a5))
-	case sysClone:
-		r = sysCloneCall(t, cpu, a0, uintptr(a1), uintptr(a2), uintptr(a3), uintptr(a4))
-	case sysExit:
-		threadExit(t, gp, cpu)
-		return
-	case sysExitGroup:
-		exitProcess(int(a0 & 0xff))
-		return
-	case sysGetpid:
-		r = processID
-	case sysGettid:
-		r = int64(t.tid)
-	case sysGetppid:
-		r = 0
-	case sysGetuid, sysGeteuid, sysGetgid, sysGetegid:
-		r = 0
-	case sysTgkill:
-		r = sysTgkillCall(cpu, int(int32(a0)), int(int32(a1)), int(a2))
-	case sysTkill:
-		r = sysTgkillCall(cpu, int(processID), int(int32(a0)), int(a1))
-	case sysKill:
-		r = sysKillCall(cpu, int(int32(a0)), int(a1))
-	case sysSchedGetaffinity:
-		r = sysSchedGetaffinityCall(uintptr(a1), uintptr(a2))
-	case sysArchPrctl:
-		r = sysArchPrctlCall(t, int(a0), uintptr(a1))
-	case sysPrctl:
-		r = sysPrctlCall(int(a0))
-	case sysPrlimit64:
-		r = sysPrlimitCall(int(a0), int(a1), uintptr(a2), uintptr(a3))
-	case sysGetrlimit:
-		r = sysPrlimitCall(0, int(a0), 0, uintptr(a1))
-	case sysUname:
-		r = sysUnameCall(uintptr(a0))
-	case sysGetrandom:
-		r = sysGetrandomCall(uintptr(a0), uintptr(a1), uint32(a2))
-	case sysEventfd2:
-		r = sysEventfdCall(uint32(a0), int(a1))
-	case sysEpollCreate1:
-		r = sysEpollCreateCall(int(a0))
-	case sysEpollCtl:
-		r = sysEpollCtlCall(int(a0), int(a1), int(a2), uintptr(a3))
-	case sysEpollPwait, sysEpollWait:
-		r = sysEpollWaitCall(t, gp, cpu, int(a0), uintptr(a1), int(int32(a2)), int(int32(a3)))
-	case sysRseq:
-		r = -ENOSYS // glibc's optional restartable sequences; Go never registers one
-	case sysGmposInfo:
-		r = sysGmposInfoCall(int(a0), uintptr(a1), uintptr(a2))
-	default:
-		r = -ENOSYS
-		logUnknownSyscall(nr)
 	}
-	if t.state == threadRunning || t.state == threadRunnable {
-		f.AX = uint64(r)
-	}
-	if cmd.strace {
-		straceLog(t, nr, a0, a1, a2, a3, r)
+	if cmd.strace && nr != nrExit && nr != nrExitGroup {
+		straceLog(t, gp, nr, a)
 	}
 }
 
-// straceLog writes one strace(1)-like line: time since boot in µs, thread, call, first four
-// arguments, result (or that the thread blocked; the result then arrives with the wake-up).
-func straceLog(t *Thread, nr, a0, a1, a2, a3 uint64, r int64) {
+// dispatch runs the handler of system call nr. done reports that the handler has set the
+// thread's registers itself (rt_sigreturn) or ended the thread (exit).
+func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64, done bool) {
+	if nr >= uint64(len(sysNames)) && nr != nrGmposInfo {
+		logUnknownSyscall(nr)
+		return -ENOSYS, false
+	}
+	fd0 := int32(a[0])
+	switch int(nr) {
+	// Files and file descriptors (sys_fd.go, fd_*.go, epoll.go, sys_path.go).
+	case nrRead:
+		r = sysRead(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]))
+	case nrWrite:
+		r = sysWrite(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]))
+	case nrClose:
+		r = sysClose(fd0)
+	case nrFstat:
+		r = sysFstat(fd0, uintptr(a[1]))
+	case nrLseek:
+		r = sysLseek(fd0, uint32(a[2]))
+	case nrPread64:
+		r = sysPread(fd0, int64(a[3]))
+	case nrPwrite64:
+		r = sysPwrite(fd0, int64(a[3]))
+	case nrIoctl:
+		r = sysIoctl(fd0, uint32(a[1]), uintptr(a[2]))
+	case nrFcntl:
+		r = sysFcntl(fd0, int32(a[1]), a[2])
+	case nrDup:
+		r = sysDup(fd0)
+	case nrDup2:
+		r = sysDup2(fd0, int32(a[1]))
+	case nrDup3:
+		r = sysDup3(fd0, int32(a[1]), int32(a[2]))
+	case nrEventfd2:
+		r = sysEventfd2(uint32(a[0]), int32(a[1]))
+	case nrEventfd:
+		r = sysEventfd2(uint32(a[0]), 0)
+	case nrEpollCreate1:
+		r = sysEpollCreate1(fd0)
+	case nrEpollCreate:
+		r = sysEpollCreate(fd0)
+	case nrEpollCtl:
+		r = sysEpollCtl(fd0, int32(a[1]), int32(a[2]), uintptr(a[3]))
+	case nrEpollWait:
+		r = sysEpollPwait(t, gp, cpu, fd0, uintptr(a[1]), int32(a[2]), epollTimeout(int32(a[3])), 0, 0)
+	case nrEpollPwait:
+		r = sysEpollPwait(t, gp, cpu, fd0, uintptr(a[1]), int32(a[2]), epollTimeout(int32(a[3])), uintptr(a[4]), uintptr(a[5]))
+	case nrEpollPwait2:
+		r = sysEpollPwait2(t, gp, cpu, fd0, uintptr(a[1]), int32(a[2]), uintptr(a[3]), uintptr(a[4]), uintptr(a[5]))
+	case nrOpen:
+		r = sysOpenat(atFDCWD, uintptr(a[0]), int32(a[1]))
+	case nrOpenat:
+		r = sysOpenat(fd0, uintptr(a[1]), int32(a[2]))
+	case nrStat, nrLstat:
+		r = sysNewfstatat(atFDCWD, uintptr(a[0]), uintptr(a[1]), 0)
+	case nrNewfstatat:
+		r = sysNewfstatat(fd0, uintptr(a[1]), uintptr(a[2]), int32(a[3]))
+	case nrStatx:
+		r = sysStatx(fd0, uintptr(a[1]), int32(a[2]), uint32(a[3]), uintptr(a[4]))
+	case nrAccess:
+		r = sysFaccessat2(atFDCWD, uintptr(a[0]), int32(a[1]), 0)
+	case nrFaccessat:
+		r = sysFaccessat2(fd0, uintptr(a[1]), int32(a[2]), 0)
+	case nrFaccessat2:
+		r = sysFaccessat2(fd0, uintptr(a[1]), int32(a[2]), int32(a[3]))
+	case nrReadlink:
+		r = sysReadlinkat(atFDCWD, uintptr(a[0]), int32(a[2]))
+	case nrReadlinkat:
+		r = sysReadlinkat(fd0, uintptr(a[1]), int32(a[3]))
+
+	// Memory (sys_mm.go, kernel/mm).
+	case nrMmap:
+		r = sysMmap(uintptr(a[0]), uintptr(a[1]), uint32(a[2]), uint32(a[3]), int32(a[4]), uintptr(a[5]))
+	case nrMunmap:
+		r = sysMunmap(uintptr(a[0]), uintptr(a[1]))
+	case nrMprotect:
+		r = sysMprotect(uintptr(a[0]), uintptr(a[1]), uint32(a[2]))
+	case nrMadvise:
+		r = sysMadvise(uintptr(a[0]), uintptr(a[1]), int32(a[2]))
+	case nrBrk:
+		r = sysBrk(uintptr(a[0]))
+
+	// Signals (sys_signal.go, sys_kill.go, signal.go).
+	case nrRtSigaction:
+		r = sysRtSigaction(fd0, uintptr(a[1]), uintptr(a[2]), uintptr(a[3]))
+	case nrRtSigprocmask:
+		r = sysRtSigprocmask(t, fd0, uintptr(a[1]), uintptr(a[2]), uintptr(a[3]))
+	case nrRtSigreturn:
+		sysRtSigreturn(t) // restores the whole frame, the result included
+		return 0, true
+	case nrSigaltstack:
+		r = sysSigaltstack(t, uintptr(a[0]), uintptr(a[1]))
+	case nrTgkill:
+		r = sysTgkill(cpu, fd0, int32(a[1]), int32(a[2]))
+	case nrTkill:
+		r = sysTkill(cpu, fd0, int32(a[1]))
+	case nrKill:
+		r = sysKill(cpu, fd0, int32(a[1]))
+
+	// Threads, waiting, time (sys_thread.go, futex.go, sys_time.go).
+	case nrClone:
+		r = sysClone(t, cpu, a)
+	case nrExit:
+		threadExit(t, gp, cpu)
+		return 0, true
+	case nrExitGroup:
+		exitProcess(int(a[0] & 0xff)) // never returns
+	case nrFutex:
+		r = sysFutex(t, gp, cpu, uintptr(a[0]), int32(a[1]), uint32(a[2]), uintptr(a[3]), uintptr(a[4]), uint32(a[5]))
+	case nrSchedYield:
+		S.GoYield(cpu)
+		r = 0
+	case nrNanosleep:
+		r = sysNanosleep(t, gp, cpu, uintptr(a[0]))
+	case nrClockNanosleep:
+		r = sysClockNanosleep(t, gp, cpu, fd0, int32(a[1]), uintptr(a[2]))
+	case nrClockGettime:
+		r = sysClockGettime(fd0, uintptr(a[1]))
+	case nrClockGetres:
+		r = sysClockGetres(fd0, uintptr(a[1]))
+	case nrGettimeofday:
+		r = sysGettimeofday(uintptr(a[0]), uintptr(a[1]))
+	case nrTime:
+		r = sysTime(uintptr(a[0]))
+
+	// The process and the machine (sys_info.go, sys_gmpos.go).
+	case nrGetpid:
+		r = int64(processID)
+	case nrGettid:
+		r = int64(t.tid)
+	case nrGetppid:
+		r = 0
+	case nrGetuid, nrGeteuid, nrGetgid, nrGetegid:
+		r = 0
+	case nrSchedGetaffinity:
+		r = sysSchedGetaffinity(fd0, uintptr(a[1]), uintptr(a[2]))
+	case nrPrctl:
+		r = sysPrctl(t, fd0, a[1], a[2], a[3], a[4])
+	case nrPrlimit64:
+		r = sysPrlimit(fd0, uint32(a[1]), uintptr(a[2]), uintptr(a[3]))
+	case nrGetrlimit:
+		r = sysGetrlimit(uint32(a[0]), uintptr(a[1]))
+	case nrSetrlimit:
+		r = sysSetrlimit(uint32(a[0]), uintptr(a[1]))
+	case nrUname:
+		r = sysUname(uintptr(a[0]))
+	case nrGetrandom:
+		r = sysGetrandom(uintptr(a[0]), uintptr(a[1]), uint32(a[2]))
+	case nrRseq:
+		r = -ENOSYS // restartable sequences: glibc's, optional; Go never registers one
+	case nrGmposInfo:
+		r = sysGmposInfo(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]))
+	default:
+		var ok bool
+		if r, ok = archSyscall(t, gp, cpu, nr, a); !ok {
+			r = -ENOSYS
+			logUnknownSyscall(nr)
+		}
+	}
+	return r, false
+}
+
+// straceLog writes one strace(1)-like line after the call: time since boot in µs, thread, call,
+// first four arguments, and the result — or that the thread blocked (the result then arrives with
+// the wake-up) or left.
+func straceLog(t *Thread, gp sched.GID, nr uint64, a [6]uint64) {
 	var k kbuf
 	k.s("log ").d(nanotime() / 1000).s(" [").d(int64(t.tid)).s("] ")
 	if nr < uint64(len(sysNames)) && sysNames[nr] != "" {
 		k.s(sysNames[nr])
+	} else if nr == nrGmposInfo {
+		k.s("gmpos_info")
 	} else {
 		k.s("syscall_").d(int64(nr))
 	}
-	k.s("(").x(a0).s(", ").x(a1).s(", ").x(a2).s(", ").x(a3).s(")")
-	if t.state == threadBlocked {
+	k.s("(").x(a[0]).s(", ").x(a[1]).s(", ").x(a[2]).s(", ").x(a[3]).s(")")
+	switch S.Status(gp) {
+	case sched.Grunning, sched.Grunnable:
+		if nr == nrRtSigreturn {
+			k.s(" = ").x(t.frame.SyscallResult()).s(" (context restored)")
+		} else {
+			k.s(" = ").d(int64(t.frame.SyscallResult()))
+		}
+	case sched.Gwaiting:
 		k.s(" blocks")
-	} else {
-		k.s(" = ").d(r)
+	}
+	if nr == nrExit || nr == nrExitGroup {
+		k.s(" exits")
 	}
 	k.record()
 }
 
-func errnoResult(e mm.Errno) int64 { return -int64(e) }
-
-// sysMmap passes the Linux mmap contract to mm (anonymous private mappings only). A file mapping
-// names an fd: EBADF if it is not open, ENODEV if it is (no gmpos file can be mapped).
-func sysMmap(addr, length uintptr, prot, flags uint32, fd int, off uintptr) int64 {
-	if flags&mm.MAP_ANONYMOUS == 0 && length != 0 && !validFD(fd) {
-		return -EBADF
-	}
-	va, e := mm.Space.Mmap(addr, length, prot, flags, fd, off)
-	if e != mm.OK {
-		return -int64(e)
-	}
-	return int64(va)
-}
-
-// logUnknownSyscall logs each unimplemented system call once, by name.
+// logUnknownSyscall logs each unimplemented system call once, by name. BKL.
 var unknownSeen [512]bool
 
 func logUnknownSyscall(nr uint64) {
-	var k kbuf
 	if nr < uint64(len(unknownSeen)) {
 		if unknownSeen[nr] {
 			return
 		}
 		unknownSeen[nr] = true
 	}
+	var k kbuf
 	k.s("log unimplemented syscall ")
 	if nr < uint64(len(sysNames)) && sysNames[nr] != "" {
 		k.s(sysNames[nr])
@@ -198,18 +249,7 @@ func logUnknownSyscall(nr uint64) {
 	k.record()
 }
 
-// klogOnce logs msg the first time *seen is false.
-func klogOnce(seen *bool, msg string) {
-	if !*seen {
-		*seen = true
-		klog(msg)
-	}
-}
-
-// processID is getpid(): the main thread's tid, as on Linux.
-var processID int64
-
-// stats are kernel counters, reported by the gmpos_info system call and at exit with klog=1.
+// stats are kernel counters, reported by klog=1 at exit. BKL.
 var stats struct {
 	syscalls    uint64
 	signals     uint64
@@ -220,5 +260,5 @@ var stats struct {
 	shootdowns  uint64
 
 	bklContended  uint64 // BKL acquisitions that had to wait
-	bklSpinCycles uint64 // TSC cycles spent waiting for the BKL
+	bklSpinCycles uint64 // cycles spent waiting for the BKL
 }

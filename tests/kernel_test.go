@@ -15,9 +15,9 @@ import (
 	"gmpos/qemu/runner"
 )
 
-// TestGuestKernelFault makes kernel code read an unmapped address: the report must name the
-// vector, CR2, the registers, the symbolized faulting instruction and the thread, and the runner
-// must return the kernel-panic status.
+// TestGuestKernelFault makes kernel code read an unmapped kernel address: the report must name the
+// trap, the address, the registers, the faulting instruction's bytes and the thread, and the
+// runner must symbolize and disassemble the instruction and return the kernel-panic status.
 func TestGuestKernelFault(t *testing.T) {
 	if native() {
 		t.Skip("kernel faults exist only under gmpos")
@@ -27,13 +27,13 @@ func TestGuestKernelFault(t *testing.T) {
 	g.wantStdout(t, "faulting the kernel\n")
 	wantContains(t, g, "stderr", g.stderr,
 		"=== gmpos kernel fault ===",
-		"vector: 14 (#PF page fault)",
-		"cr2: 0xfffff000dead0000",
-		"rip=", "rsp=", "r15=",
-		"at: gmpos/kernel.deliberateFault+",
+		"trap: 14 (#PF page fault)  address: 0xfffff000dead0000",
+		"rip=", "rsp=", "r15=", "cr2=0xfffff000dead0000",
 		"thread: 1",
 		"code: ",
+		"=== end of kernel fault report ===",
 	)
+	wantContains(t, g, "runner's explanation", g.why, "(gmpos/kernel.deliberateFault+", "kernel/fault.go:")
 }
 
 // TestGuestKernelStackOverflow exhausts a kernel stack: the guard page below it must turn the
@@ -46,9 +46,36 @@ func TestGuestKernelStackOverflow(t *testing.T) {
 	g.wantCode(t, runner.ExitKernelPanic)
 	wantContains(t, g, "stderr", g.stderr,
 		"reason: kernel stack overflow (guard page of kernel stack ", // the faulting core's stack
-		"vector: 8 (#DF double fault)",
-		"at: gmpos/kernel.kernelRecurse+",
+		"trap: 8 (#DF double fault)",
+		"=== end of kernel fault report ===",
 	)
+	wantContains(t, g, "runner's explanation", g.why, "(gmpos/kernel.kernelRecurse+")
+}
+
+// TestGuestKernelFaultAnywhere: the report must come out whole wherever the kernel faults. Inside
+// the memory manager, with its lock held, a report that asked mm whether the faulting page is
+// readable died with "mm: re-entered"; in an inlined function, a report that symbolized the PC
+// with runtime.FuncForPC allocated (for the inlined frame) and took a second fault in the
+// allocator. The report now takes no lock and allocates nothing; the runner symbolizes.
+func TestGuestKernelFaultAnywhere(t *testing.T) {
+	if native() {
+		t.Skip("kernel faults exist only under gmpos")
+	}
+	for kind, where := range map[string][]string{
+		"mm":      {"kernel/mm/"},
+		"inlined": {"(gmpos/kernel.deliberateFault+", "kernel/fault.go:"},
+	} {
+		t.Run(kind, func(t *testing.T) {
+			g := boot(t, pkg("kfault"), opts{args: []string{kind}})
+			g.wantCode(t, runner.ExitKernelPanic)
+			wantContains(t, g, "stderr", g.stderr, "trap: 14 (#PF page fault)", "=== end of kernel fault report ===")
+			if strings.Count(g.stderr, "=== gmpos kernel fault ===") != 1 || strings.Contains(g.stderr+g.log, "re-entered") {
+				g.dump(t)
+				t.Fatal("the report faulted in its turn")
+			}
+			wantContains(t, g, "runner's explanation", g.why, where...)
+		})
+	}
 }
 
 // TestGuestAsyncPreempt needs the runtime's SIGURG preemption: tgkill from sysmon, delivered by the

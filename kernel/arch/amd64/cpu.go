@@ -6,7 +6,7 @@ import "unsafe"
 const MaxCPU = 16
 
 // Sizes of the Go 1.26 runtime's g and m structures (generated go_asm.h of go1.26.8, see
-// ../shared/notes/runtime-contract.md §2.3). The kernel g/m below only need to be at least this big
+// docs/runtime-contract.md §2.3; runtime_layout_test.go checks them against the installed Go). The kernel g/m below only need to be at least this big
 // and to have the few fields the runtime's assembly reads on the kernel's behalf.
 const (
 	runtimeGSize = 456
@@ -40,7 +40,7 @@ type kernelM struct {
 }
 
 // CPU is one core's kernel state. GS base holds its address on that core from boot on: Go never
-// touches GS on linux/amd64 (runtime-contract §2.1), so the kernel needs no SWAPGS. Assembly reads the
+// touches GS on linux/amd64 (docs/runtime-contract.md §2.1), so the kernel needs no SWAPGS. Assembly reads the
 // fields through the offsets in go_asm.h (CPU_kstackTop, ...), so keep them uintptr-sized and plain.
 type CPU struct {
 	self      uintptr // address of this CPU, for GS-relative loads of the whole struct
@@ -61,10 +61,9 @@ type CPU struct {
 // cpus holds every core's state; cpus[0] is the bootstrap processor.
 var cpus [MaxCPU]CPU
 
-// bootStack is the BSP's kernel stack until kernel/mm provides guarded stacks.
-var bootStack [65536]byte
-
 // setKernelStack records the kernel stack [lo, hi) of c and the matching kernel-g bounds.
+//
+// nosplit: Enter calls it while switching stacks (see Enter).
 //
 //go:nosplit
 func (c *CPU) setKernelStack(lo, hi uintptr) {
@@ -85,4 +84,24 @@ func (c *CPU) setKernelStack(lo, hi uintptr) {
 // caller keeps running on its current stack, whose bounds the kernel g must keep describing.
 func (c *CPU) UseKernelStack(lo, hi uintptr) {
 	c.nextStackLo, c.nextStackHi = lo, hi
+}
+
+// Current returns the calling core's CPU (read through GS base).
+//
+// nosplit: Enter calls it before the stack bounds are right.
+//
+//go:nosplit
+func Current() *CPU { return currentCPU() }
+
+func currentCPU() *CPU // trap_amd64.s
+
+// ID is the core's index: 0 for the bootstrap processor, then in the order the others checked in.
+func (c *CPU) ID() int { return int(c.id) }
+
+// PrepareResume records the FP save area and the TLS base (FS base) of the thread whose frame
+// trap is about to return; resume (trap_amd64.s) loads both. fpArea must be aligned to
+// FPStateAlign (FXRSTOR faults otherwise, SDM Vol. 2A).
+func (c *CPU) PrepareResume(fpArea, tls uintptr) {
+	c.fpArea = fpArea
+	c.userFS = tls
 }

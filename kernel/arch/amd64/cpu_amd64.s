@@ -55,13 +55,6 @@ TEXT ·inb(SB),NOSPLIT,$0-9
 	MOVB	AX, ret+8(FP)
 	RET
 
-// func outl(port uint16, val uint32)
-TEXT ·outl(SB),NOSPLIT,$0-8
-	MOVW	port+0(FP), DX
-	MOVL	val+4(FP), AX
-	OUTL
-	RET
-
 // func rdtsc() uint64
 TEXT ·rdtsc(SB),NOSPLIT,$0-8
 	LFENCE

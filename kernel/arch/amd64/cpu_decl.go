@@ -1,13 +1,15 @@
+// Privileged instructions, one tiny assembly function each (cpu_amd64.s).
+// SPDX-License-Identifier: BSD-3-Clause
+
 package amd64
 
-// Privileged instructions, defined in cpu_amd64.s. All are safe in any context.
-
+// Each is safe in any context and touches no memory but its arguments' (lgdt/lidt read the
+// descriptor pointer).
 func setKernelTLS0()
 func rdmsr(msr uint32) uint64
 func wrmsr(msr uint32, val uint64)
 func outb(port uint16, val uint8)
 func inb(port uint16) uint8
-func outl(port uint16, val uint32)
 func rdtsc() uint64
 func halt()
 func readCR2() uintptr
@@ -20,3 +22,4 @@ func ltr(sel uint16)
 func cpuid(leaf, sub uint32) (a, b, c, d uint32)
 func mmioRead32(addr uintptr) uint32
 func mmioWrite32(addr uintptr, v uint32)
+func pause()

@@ -9,29 +9,6 @@ var idt [256][2]uint64
 
 var idtPtr descPtr
 
-// Exception vectors (SDM Vol. 3A §6.3.1, Table 6-1).
-const (
-	VecDivide     = 0
-	VecDebug      = 1
-	VecNMI        = 2
-	VecBreakpoint = 3
-	VecInvalidOp  = 6
-	VecNoFPU      = 7
-	VecDouble     = 8
-	VecGP         = 13
-	VecPage       = 14
-	VecFPU        = 16
-	VecAlign      = 17
-	VecMachine    = 18
-	VecSIMD       = 19
-
-	// Device and inter-processor interrupts (the kernel's choice, above the 32 reserved vectors).
-	VecTimer    = 0x20
-	VecWakeup   = 0x21 // IPI: work was readied for this core (sched wakep)
-	VecFlush    = 0x22 // IPI: flush the TLB (shootdown after munmap/madvise/mprotect)
-	VecSpurious = 0xff
-)
-
 // vectorStubStride is the distance between the per-vector entry stubs in trap_amd64.s.
 const vectorStubStride = 16
 
@@ -67,14 +44,11 @@ func loadIDT(first bool) {
 
 // Model-specific registers for SYSCALL (SDM Vol. 3A §5.8.8) and segment bases (§3.4.4).
 const (
-	msrEFER         = 0xc0000080
-	msrSTAR         = 0xc0000081
-	msrLSTAR        = 0xc0000082
-	msrFMASK        = 0xc0000084
-	msrFSBase       = 0xc0000100
-	msrGSBase       = 0xc0000101
-	msrKernelGSBase = 0xc0000102
-	msrAPICBase     = 0x1b
+	msrEFER     = 0xc0000080
+	msrSTAR     = 0xc0000081
+	msrLSTAR    = 0xc0000082
+	msrFMASK    = 0xc0000084
+	msrAPICBase = 0x1b // IA32_APIC_BASE (§11.4.4)
 )
 
 // initSyscall programs SYSCALL: entry point, selectors, and the RFLAGS bits cleared on entry (IF so

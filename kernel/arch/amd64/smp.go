@@ -10,8 +10,8 @@ import (
 // Application processors (APs): every core but the bootstrap processor (BSP). The BSP starts them
 // all at once with INIT-SIPI-SIPI broadcast to "all excluding self" (SDM Vol. 3A §9.4.4,
 // §11.6.1); each AP runs smp_amd64.s and then apMain, takes the next CPU index and announces
-// itself. Counting who checked in is how the kernel learns the number of cores, without parsing
-// ACPI tables.
+// itself. The kernel learns how many cores to wait for from the board (the ACPI MADT) and counts
+// who checked in (Online).
 const (
 	apTrampolinePA = 0x8000 // AP_TRAMPOLINE in boot_amd64.h; SIPI vector = page number
 	apFarPtr       = 0x16310
@@ -52,17 +52,19 @@ func PrepareAPs() {
 	*(*uint32)(addr(apTrampolinePA + 22)) = uint32(e32)
 	*(*uint32)(addr(apFarPtr)) = uint32(e64)
 	*(*uint16)(addr(apFarPtr + 4)) = KernelCS
-	apicIDs[0] = LAPICID()
+	apicIDs[0] = lapicDev.ID()
 	online.Store(1)
 }
 
-// SendINIT and SendSIPI broadcast the start-up sequence to all other cores. The caller waits 10 ms
-// after INIT and 200 µs between the two SIPIs (SDM Vol. 3A §9.4.4.1).
-func SendINIT() {
+// StartCPUs sends the start-up sequence to every other core: INIT, a 10 ms wait, then two
+// start-up IPIs 200 µs apart whose vector is the trampoline's page number (SDM Vol. 3A
+// §9.4.4.1, "INIT-SIPI-SIPI"). wait(ns) waits on the kernel's clock. The cores then run the
+// trampoline and check in one by one (Online); the kernel decides how long to wait for them.
+func StartCPUs(wait func(ns int64)) {
 	lapicDev.IPI(0, 0, lapic.ICR_DST_REST|lapic.ICR_DLV_INIT|1<<lapic.ICR_INIT)
-}
-
-func SendSIPI() {
+	wait(10_000_000)
+	lapicDev.IPI(0, apTrampolinePA>>12, lapic.ICR_DST_REST|lapic.ICR_DLV_SIPI|1<<lapic.ICR_INIT)
+	wait(200_000)
 	lapicDev.IPI(0, apTrampolinePA>>12, lapic.ICR_DST_REST|lapic.ICR_DLV_SIPI|1<<lapic.ICR_INIT)
 }
 
@@ -81,27 +83,21 @@ func apMain(cpu int) {
 	loadGDT(cpu)
 	loadIDT(false)
 	initSyscall()
-	InitLAPIC()
-	apicIDs[cpu] = LAPICID()
+	enableLAPIC()
+	apicIDs[cpu] = lapicDev.ID()
 	online.Add(1)
 	kernelAPMain(cpu)
 }
 
-// SendIPIToCPU sends vector vec to the core with index cpu.
-func SendIPIToCPU(cpu int, vec int) { lapicDev.IPI(int(apicIDs[cpu]), vec, 0) }
-
-// SendIPIOthers broadcasts vector vec to every other core.
-func SendIPIOthers(vec int) { lapicDev.IPI(0, vec, lapic.ICR_DST_REST) }
-
-// Pause is the spin-wait hint (PAUSE; SDM Vol. 2B).
+// Pause is the spin-wait hint (PAUSE; SDM Vol. 2B): it tells a hyperthreaded core, or QEMU, that
+// this is a spin loop. nosplit: the kernel's lock spins with it (kernel/smp.go, bklLock).
 //
 //go:nosplit
 func Pause() { pause() }
 
-func pause()
-
-// addr turns a physical address of the early identity map into a pointer (see kernel/util.go
-// for why the double conversion).
+// addr turns an address that is not a Go object (the early identity map, an FXSAVE area in a
+// kernel table) into a pointer; the double conversion keeps go vet's unsafeptr check quiet about
+// the deliberate integer → pointer cast. nosplit: called from nosplit code.
 //
 //go:nosplit
 func addr(a uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&a)) }

@@ -4,13 +4,17 @@
 // Rules for this file: interrupts are off throughout (interrupt gates and IA32_FMASK clear IF);
 // GS base always holds the core's CPU struct (Go never uses GS), reached with an explicit 0x65
 // segment prefix on absolute-addressed instructions; nothing here may touch a user stack.
+//
+// Frame offsets (Frame_R15, ..., Frame_SS), selectors and vector numbers come from go_asm.h, which
+// the compiler generates from frame.go and trapkind.go: change the Go struct and this file follows.
+// The general registers are the first Frame_Vector bytes of the frame: the entry pushes the
+// hardware part (SS..IP), the error code and the vector, then reserves Frame_Vector bytes for them.
 
 #include "textflag.h"
 #include "go_asm.h"
 
 #define GS	BYTE $0x65
-#define MSR_FS_BASE	0xc0000100
-#define FRAME_GPRS	(15*8)
+#define MSR_FS_BASE	0xc0000100	// IA32_FS_BASE (SDM Vol. 4, Table 2-2)
 
 // func vectorStubs() uintptr
 TEXT ·vectorStubs(SB),NOSPLIT,$0-8
@@ -27,12 +31,12 @@ TEXT ·syscallEntryAddr(SB),NOSPLIT,$0-8
 // func reloadSegments()
 // Reload CS with a far return and the data segments after LGDT.
 TEXT ·reloadSegments(SB),NOSPLIT,$0-0
-	MOVL	$0x10, AX
+	MOVL	$const_KernelDS, AX
 	MOVW	AX, DS
 	MOVW	AX, ES
 	MOVW	AX, SS
 	POPQ	AX		// return address
-	PUSHQ	$0x08
+	PUSHQ	$const_KernelCS
 	PUSHQ	AX
 	BYTE	$0x48; BYTE $0xcb	// retfq
 	
@@ -47,50 +51,50 @@ TEXT ·syscallEntry(SB),NOSPLIT|NOFRAME,$0
 	JNE	fromkernel
 	GS; MOVQ	SP, CPU_userSP
 	GS; MOVQ	CPU_kstackTop, SP
-	PUSHQ	$0x23			// SS: UserDS
+	PUSHQ	$const_UserDS		// SS
 	GS; PUSHQ	CPU_userSP	// RSP
 	PUSHQ	R11			// RFLAGS
-	PUSHQ	$0x2b			// CS: UserCS
+	PUSHQ	$const_UserCS		// CS
 	PUSHQ	CX			// RIP
 	PUSHQ	$0			// error code
-	PUSHQ	$0x100			// VectorSyscall
+	PUSHQ	$const_VectorSyscall	// vector
 	JMP	·trapCommon(SB)
 fromkernel:
 	GS; MOVQ	SP, CPU_userSP
 	ANDQ	$~15, SP
-	PUSHQ	$0x10			// SS: KernelDS
+	PUSHQ	$const_KernelDS		// SS
 	GS; PUSHQ	CPU_userSP	// RSP
 	PUSHQ	R11			// RFLAGS
-	PUSHQ	$0x08			// CS: KernelCS
+	PUSHQ	$const_KernelCS		// CS
 	PUSHQ	CX			// RIP
-	PUSHQ	$0
-	PUSHQ	$0x100
+	PUSHQ	$0			// error code
+	PUSHQ	$const_VectorSyscall	// vector
 	JMP	·trapCommon(SB)
 
 // trapCommon completes the Frame, saves the interrupted FP state, switches FS to the kernel TLS,
 // calls trap(frame) and resumes the Frame it returns (nil: idle this core).
 TEXT ·trapCommon(SB),NOSPLIT|NOFRAME,$0
-	SUBQ	$FRAME_GPRS, SP
-	MOVQ	R15, 0(SP)
-	MOVQ	R14, 8(SP)
-	MOVQ	R13, 16(SP)
-	MOVQ	R12, 24(SP)
-	MOVQ	R11, 32(SP)
-	MOVQ	R10, 40(SP)
-	MOVQ	R9, 48(SP)
-	MOVQ	R8, 56(SP)
-	MOVQ	BP, 64(SP)
-	MOVQ	DI, 72(SP)
-	MOVQ	SI, 80(SP)
-	MOVQ	DX, 88(SP)
-	MOVQ	CX, 96(SP)
-	MOVQ	BX, 104(SP)
-	MOVQ	AX, 112(SP)
+	SUBQ	$Frame_Vector, SP
+	MOVQ	R15, Frame_R15(SP)
+	MOVQ	R14, Frame_R14(SP)
+	MOVQ	R13, Frame_R13(SP)
+	MOVQ	R12, Frame_R12(SP)
+	MOVQ	R11, Frame_R11(SP)
+	MOVQ	R10, Frame_R10(SP)
+	MOVQ	R9, Frame_R9(SP)
+	MOVQ	R8, Frame_R8(SP)
+	MOVQ	BP, Frame_BP(SP)
+	MOVQ	DI, Frame_DI(SP)
+	MOVQ	SI, Frame_SI(SP)
+	MOVQ	DX, Frame_DX(SP)
+	MOVQ	CX, Frame_CX(SP)
+	MOVQ	BX, Frame_BX(SP)
+	MOVQ	AX, Frame_AX(SP)
 	CLD
 
 	// The interrupted thread's x87/SSE state belongs to it: kernel Go code uses XMM registers.
 	// From CPL 0 the only interruptible code is the idle loop, which has no FP state.
-	TESTQ	$3, (FRAME_GPRS+24)(SP)	// Frame.CS
+	TESTQ	$3, Frame_CS(SP)	// from CPL 3?
 	JZ	kernelmode
 	GS; MOVQ	CPU_fpArea, AX
 	FXSAVE64	(AX)
@@ -104,7 +108,7 @@ kernelmode:
 	GS; MOVQ	$1, CPU_inKernel
 	XORPS	X15, X15
 	SUBQ	$8, SP
-	MOVL	$0x1f80, 0(SP)
+	MOVL	$0x1f80, 0(SP)	// MXCSR: all exceptions masked, round to nearest
 	LDMXCSR	0(SP)	// Go ABI: round-to-nearest, exceptions masked
 	ADDQ	$8, SP
 
@@ -125,7 +129,7 @@ TEXT ·resume(SB),NOSPLIT|NOFRAME,$0
 	TESTQ	AX, AX
 	JZ	idle
 	MOVQ	AX, BX
-	TESTQ	$3, (FRAME_GPRS+24)(BX)
+	TESTQ	$3, Frame_CS(BX)
 	JZ	restore
 	GS; MOVQ	CPU_fpArea, AX
 	FXRSTOR64	(AX)
@@ -137,22 +141,22 @@ TEXT ·resume(SB),NOSPLIT|NOFRAME,$0
 restore:
 	GS; MOVQ	$0, CPU_inKernel
 	MOVQ	BX, SP
-	MOVQ	0(SP), R15
-	MOVQ	8(SP), R14
-	MOVQ	16(SP), R13
-	MOVQ	24(SP), R12
-	MOVQ	32(SP), R11
-	MOVQ	40(SP), R10
-	MOVQ	48(SP), R9
-	MOVQ	56(SP), R8
-	MOVQ	64(SP), BP
-	MOVQ	72(SP), DI
-	MOVQ	80(SP), SI
-	MOVQ	88(SP), DX
-	MOVQ	96(SP), CX
-	MOVQ	104(SP), BX
-	MOVQ	112(SP), AX
-	ADDQ	$(FRAME_GPRS+16), SP	// GPRs, vector, error code
+	MOVQ	Frame_R15(SP), R15
+	MOVQ	Frame_R14(SP), R14
+	MOVQ	Frame_R13(SP), R13
+	MOVQ	Frame_R12(SP), R12
+	MOVQ	Frame_R11(SP), R11
+	MOVQ	Frame_R10(SP), R10
+	MOVQ	Frame_R9(SP), R9
+	MOVQ	Frame_R8(SP), R8
+	MOVQ	Frame_BP(SP), BP
+	MOVQ	Frame_DI(SP), DI
+	MOVQ	Frame_SI(SP), SI
+	MOVQ	Frame_DX(SP), DX
+	MOVQ	Frame_CX(SP), CX
+	MOVQ	Frame_BX(SP), BX
+	MOVQ	Frame_AX(SP), AX
+	ADDQ	$Frame_IP, SP	// pop GPRs, vector, error code: IRETQ's frame is left
 	IRETQ
 
 idle:

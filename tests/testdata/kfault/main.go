@@ -1,6 +1,12 @@
-// kfault asks the gmpos kernel to fault on purpose (its gmpos_info system call, request 3):
-// "read" makes kernel code read an unmapped kernel address, "overflow" exhausts the kernel stack.
-// Either way the kernel must print its fault report and stop the machine: the line after the
+// kfault asks the gmpos kernel to fault on purpose (its gmpos_info system call, request 3), to
+// test the kernel's fault report:
+//
+//	read      kernel code reads an unmapped kernel address (#PF)
+//	overflow  kernel code exhausts its stack (#DF on the guard page)
+//	mm        kernel code faults inside the memory manager, with the mm lock held
+//	inlined   kernel code faults in a function the compiler inlined
+//
+// Either way the kernel must print its whole report and stop the machine: the line after the
 // system call is never reached.
 package main
 
@@ -16,9 +22,11 @@ const (
 )
 
 func main() {
-	kind := uintptr(1)
-	if len(os.Args) > 1 && os.Args[1] == "overflow" {
-		kind = 2
+	kinds := map[string]uintptr{"read": 0, "overflow": 2, "mm": 3, "inlined": 4}
+	kind, ok := kinds[os.Args[1]]
+	if len(os.Args) != 2 || !ok {
+		fmt.Fprintln(os.Stderr, "usage: kfault read|overflow|mm|inlined")
+		os.Exit(2)
 	}
 	fmt.Println("faulting the kernel")
 	syscall.Syscall(sysGmposInfo, infoFault, kind, 0)

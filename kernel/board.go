@@ -1,0 +1,67 @@
+// The board contract: what the kernel needs from the machine around the CPU.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import "gmpos/kernel/mm"
+
+// Board is the machine around the CPU: how it was started, what is wired to it, and how to leave
+// it. There is one implementation per board — the PC (gmpos/kernel/board/pc) today, arm64's QEMU
+// virt and Raspberry Pi boards next — and one file per board (board_pc.go) declares the variable
+// board of that concrete type. The kernel calls the concrete type, never through this interface:
+// an interface call makes the compiler assume its arguments escape, and the kernel passes stack
+// buffers to ConsoleWrite in trap context, where nothing may be allocated. The interface is the
+// contract, written down and checked by the compiler (var _ Board = &board).
+//
+// Contexts: boot-only methods say so; the others may run in trap context, under the BKL (or, for
+// ConsoleWrite and Exit on the fault path, alone).
+type Board interface {
+	// EarlyInit brings up the console and announces the kernel (the runner's start marker and
+	// "entry" record). Boot: the first thing kernelMain does.
+	EarlyInit()
+	// Probe reads the loader's and the firmware's hand-off (memory map, command line,
+	// processors, interrupt wiring). Boot, on the early identity map. ok false: no memory map.
+	Probe() (ok bool, why string)
+	// RAM is the usable RAM, board reservations removed (the kernel removes its own image).
+	RAM() []mm.Region
+	// Cmdline is the kernel command line (docs/contract.md).
+	Cmdline() []byte
+	// Cores is the number of processors the firmware lists, 0 if it does not say.
+	Cores() int
+
+	// ConsoleWrite sends p on a console channel: consoleStdout, consoleStderr, consoleControl.
+	ConsoleWrite(ch int, p []byte)
+
+	// MeasureHz returns the rate of a counter, counted over ns nanoseconds of the board's
+	// reference clock. Boot.
+	MeasureHz(read func() uint64, ns int64) uint64
+	// WallClock is the time of day at boot in Unix nanoseconds (0 if unknown). Boot.
+	WallClock() int64
+
+	// InitIRQ brings up the device interrupt controller with every line masked; mapDevice
+	// identity-maps device registers. Boot.
+	InitIRQ(mapDevice func(pa, size uintptr) bool) bool
+	// IRQLines is the number of device interrupt lines (0: none).
+	IRQLines() int
+	// EnableIRQ routes line to the boot core and unmasks it; DisableIRQ masks it.
+	EnableIRQ(line int) bool
+	DisableIRQ(line int)
+	// The board's test interrupt source: a device a program can make interrupt, to test the
+	// interrupt path end to end (the PC's RTC periodic interrupt). TestIRQ is its line;
+	// StartTestIRQ starts it at about hz and returns the real rate; AckTestIRQ acknowledges one
+	// interrupt in the handler and reports whether it was the source's.
+	TestIRQ() int
+	StartTestIRQ(hz int) int
+	StopTestIRQ()
+	AckTestIRQ() bool
+
+	// Exit stops the machine with status v (the runner's exit record comes first). Never returns.
+	Exit(v uint8)
+}
+
+// Console channels (docs/contract.md: COM1, COM2, COM3 on the PC).
+const (
+	consoleStdout  = 1 // the program's fd 1
+	consoleStderr  = 2 // the program's fd 2, and kernel fault reports
+	consoleControl = 3 // one-line records for the runner: entry, log, exit, panic, trace
+)

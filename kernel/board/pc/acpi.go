@@ -1,0 +1,136 @@
+// ACPI: just enough to find the processors and the interrupt wiring in the MADT.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package pc
+
+// The MADT ("APIC" table) lists the processors' local APICs, the I/O APICs with the range of
+// global system interrupts (GSIs) each one serves, and the interrupt source overrides that say
+// where an ISA IRQ really arrives (on QEMU the PIT's IRQ 0 is GSI 2). Path: RSDP → RSDT/XSDT →
+// MADT (ACPI 6.5 §5.2.5, §5.2.7-8, §5.2.12). The tables are read through the boot identity map,
+// before the kernel page table is loaded: the ACPI areas are not usable RAM, so the direct map
+// need not cover them.
+
+// MADT entry types (ACPI 6.5 Table 5.21) and the fields used (Tables 5.22-5.29).
+const (
+	madtLocalAPIC   = 0 // flags at +4: bit 0 Enabled, bit 1 Online Capable
+	madtIOAPIC      = 1 // id +2, address +4, GSI base +8
+	madtOverride    = 2 // bus +2, source IRQ +3, GSI +4, flags +8 (polarity bits 1:0, trigger 3:2)
+	madtLocalX2APIC = 9 // flags at +8
+
+	maxIOAPICs = 4
+	isaIRQs    = 16
+)
+
+// madt is what the kernel keeps of the MADT.
+type madt struct {
+	cpus    int // enabled (or online-capable) processors
+	ioapics [maxIOAPICs]struct {
+		addr    uint32 // physical address of the register window
+		gsiBase uint32 // first GSI it serves
+	}
+	nioapic int
+	// isa[irq] is where ISA IRQ irq arrives: its GSI and the override's polarity/trigger flags.
+	// Without an override, ISA IRQ n is GSI n, active high, edge triggered (ACPI §5.2.12.5).
+	isa [isaIRQs]struct {
+		gsi   uint32
+		flags uint16
+		valid bool
+	}
+}
+
+// parse finds and reads the MADT; fields stay zero without one.
+func (m *madt) parse() {
+	rsdp := findRSDP()
+	if rsdp == 0 {
+		return
+	}
+	var sdt uintptr
+	entry := uintptr(4)
+	if peek8(rsdp+15) >= 2 && peek64(rsdp+24) != 0 && peek64(rsdp+24) < 1<<32 {
+		sdt, entry = uintptr(peek64(rsdp+24)), 8 // XSDT: 64-bit entries
+	} else {
+		sdt = uintptr(peek32(rsdp + 16)) // RSDT: 32-bit entries
+	}
+	if sdt == 0 || !checksum(sdt, uintptr(peek32(sdt+4))) {
+		return
+	}
+	n := (uintptr(peek32(sdt+4)) - 36) / entry
+	for i := uintptr(0); i < n; i++ {
+		var t uintptr
+		if entry == 8 {
+			t = uintptr(peek64(sdt + 36 + 8*i))
+		} else {
+			t = uintptr(peek32(sdt + 36 + 4*i))
+		}
+		if t != 0 && t < 1<<32 && peek32(t) == 0x43495041 /* "APIC" */ && checksum(t, uintptr(peek32(t+4))) {
+			m.read(t)
+			return
+		}
+	}
+}
+
+// read walks the MADT's interrupt controller structures, which start at offset 44.
+func (m *madt) read(t uintptr) {
+	end := t + uintptr(peek32(t+4))
+	for p := t + 44; p+2 <= end; {
+		typ, length := peek8(p), uintptr(peek8(p+1))
+		if length < 2 || p+length > end {
+			break
+		}
+		switch typ {
+		case madtLocalAPIC:
+			if peek32(p+4)&3 != 0 {
+				m.cpus++
+			}
+		case madtLocalX2APIC:
+			if peek32(p+8)&3 != 0 {
+				m.cpus++
+			}
+		case madtIOAPIC:
+			if m.nioapic < maxIOAPICs {
+				io := &m.ioapics[m.nioapic]
+				io.addr, io.gsiBase = peek32(p+4), peek32(p+8)
+				m.nioapic++
+			}
+		case madtOverride:
+			if src := peek8(p + 3); peek8(p+2) == 0 && src < isaIRQs { // bus 0: ISA
+				o := &m.isa[src]
+				o.gsi, o.flags, o.valid = peek32(p+4), uint16(peek32(p+8)), true
+			}
+		}
+		p += length
+	}
+}
+
+// isaLine returns the GSI an ISA IRQ arrives on and whether it is level triggered and active
+// low (MPS INTI flags: polarity bits 1:0 = 3 active low, trigger bits 3:2 = 3 level).
+func (m *madt) isaLine(irq int) (gsi int, level, activeLow bool) {
+	o := m.isa[irq]
+	if !o.valid {
+		return irq, false, false
+	}
+	return int(o.gsi), o.flags>>2&3 == 3, o.flags&3 == 3
+}
+
+// findRSDP searches the BIOS read-only area for the "RSD PTR " signature on a 16-byte boundary
+// (ACPI §5.2.5.1; the EBDA is not searched: SeaBIOS and most firmware place it here).
+func findRSDP() uintptr {
+	for p := uintptr(0xe0000); p < 0x100000; p += 16 {
+		if peek64(p) == 0x2052545020445352 /* "RSD PTR " */ && checksum(p, 20) {
+			return p
+		}
+	}
+	return 0
+}
+
+// checksum reports whether the n bytes at p sum to zero, as every ACPI table's do (§5.2.6).
+func checksum(p, n uintptr) bool {
+	if n == 0 || n > 1<<20 {
+		return false
+	}
+	var sum byte
+	for i := uintptr(0); i < n; i++ {
+		sum += peek8(p + i)
+	}
+	return sum == 0
+}

@@ -1,0 +1,453 @@
+// epoll: readiness notification, event-driven.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import (
+	"gmpos/kernel/mm"
+	"gmpos/sched"
+)
+
+// epoll as Linux implements it (fs/eventpoll.c), in miniature. An instance has an interest list —
+// items, one per watched (file, fd) — and a ready list. An item joins the ready list when its
+// file signals a readiness change it is interested in (fileNotify → epollWake, Linux's
+// ep_poll_callback), and at EPOLL_CTL_ADD/MOD if the file is ready already. epoll_wait then takes
+// items off the ready list, asks each file for its current readiness (the level is re-checked, so
+// a stale entry reports nothing), reports the events, and puts level-triggered items back at the
+// tail: they stay ready until their file says otherwise. Nothing scans all watched files.
+//
+// A thread waiting in epoll_wait blocks (waitEpoll) holding a reference to the epoll file; the
+// first item that becomes ready completes its call: the waker collects the events into the
+// waiter's buffer and wakes it with their count (one waiter per readiness change, as Linux wakes
+// one exclusive waiter).
+//
+// The Go runtime's netpoller uses one instance, its eventfd (level-triggered) and, with sockets,
+// edge-triggered items (docs/runtime-contract.md §3.7). Instances and items come from fixed pools;
+// everything is protected by the BKL.
+
+const (
+	maxEpolls  = 64
+	maxEpitems = 1024
+
+	epollCtlAdd = 1
+	epollCtlDel = 2
+	epollCtlMod = 3
+
+	// Event bits (include/uapi/linux/eventpoll.h).
+	epollIn        = 0x001
+	epollPri       = 0x002
+	epollOut       = 0x004
+	epollErr       = 0x008
+	epollHup       = 0x010
+	epollRdhup     = 0x2000
+	epollExclusive = 1 << 28
+	epollWakeup    = 1 << 29
+	epollOneshot   = 1 << 30
+	epollET        = 1 << 31
+
+	// epollPrivate are the item's mode bits, not events (EP_PRIVATE_BITS).
+	epollPrivate = epollWakeup | epollOneshot | epollET | epollExclusive
+	// epollExclusiveOK are the bits allowed with EPOLLEXCLUSIVE (EPOLLEXCLUSIVE_OK_BITS).
+	epollExclusiveOK = epollIn | epollOut | epollErr | epollHup | epollWakeup | epollET | epollExclusive
+
+	epollCloexec = oCloexec
+	// epMaxEvents is the largest maxevents (EP_MAX_EVENTS: INT_MAX / sizeof(struct epoll_event)).
+	epMaxEvents = 0x7fffffff / epollEventSize
+	// epMaxNests is how deep epoll instances may watch each other (EP_MAX_NESTS).
+	epMaxNests = 4
+)
+
+// epollInstance is an epoll file's state; the file's priv is the instance's index.
+type epollInstance struct {
+	used  bool
+	file  int32 // the instance's open file
+	ready itemList
+}
+
+// epitem is one watched (file, fd) of an instance (Linux's struct epitem). Indices are +1 so
+// that 0 means none.
+type epitem struct {
+	ep        int32 // the instance + 1; 0: the item is free
+	fd        int32
+	file      int32  // the watched open file
+	events    uint32 // interest: event bits plus epollPrivate mode bits
+	data      uint64
+	nextWatch int32 // the next item watching the same file (+1)
+	prev      int32 // ready list links (+1)
+	next      int32
+	onReady   bool
+}
+
+type itemList struct{ head, tail int32 }
+
+var (
+	epolls  [maxEpolls]epollInstance
+	epitems [maxEpitems]epitem
+)
+
+// epollFile is the kind of epoll fds.
+type epollFile struct{}
+
+func (epollFile) read(f *file, buf, n uintptr) int64  { return -EINVAL }
+func (epollFile) write(f *file, buf, n uintptr) int64 { return -EINVAL }
+
+// poll: an epoll fd is readable when one of its ready items really is (ep_eventpoll_poll).
+func (epollFile) poll(f *file) uint32 {
+	ep := &epolls[f.priv]
+	for i := ep.ready.head; i != 0; i = epitems[i-1].next {
+		if itemPoll(&epitems[i-1]) != 0 {
+			return epollIn
+		}
+	}
+	return 0
+}
+
+func (epollFile) stat(f *file) fileStat { return fileStat{mode: 0o600, nlink: 1, blksize: 4096} }
+
+// release frees the instance and every item of its interest list.
+func (epollFile) release(f *file) {
+	ep := int32(f.priv) + 1
+	for i := range epitems {
+		if epitems[i].ep == ep {
+			removeItem(int32(i) + 1)
+		}
+	}
+	epolls[f.priv] = epollInstance{}
+}
+
+// sysEpollCreate1 creates an instance (epoll_create1(2)). With the pool exhausted the answer is
+// ENOMEM, as from a kernel out of memory for one.
+func sysEpollCreate1(flags int32) int64 {
+	if flags&^epollCloexec != 0 {
+		return -EINVAL
+	}
+	for i := range epolls {
+		if !epolls[i].used {
+			fd := openFile(kindEpoll, oRdwr|uint32(flags), uint64(i))
+			if fd >= 0 {
+				_, fi := fdFile(int32(fd))
+				epolls[i] = epollInstance{used: true, file: int32(fi)}
+			}
+			return fd
+		}
+	}
+	return -ENOMEM
+}
+
+// sysEpollCreate is the older epoll_create(size): size only has to be positive.
+func sysEpollCreate(size int32) int64 {
+	if size <= 0 {
+		return -EINVAL
+	}
+	return sysEpollCreate1(0)
+}
+
+// sysEpollCtl adds, changes or removes an item, in Linux's order (do_epoll_ctl): the event is
+// read first (EFAULT) for every op but DEL, then both fds (EBADF), then the instance checks
+// (EINVAL), EPOLLEXCLUSIVE's rules, loops between instances (ELOOP), and the op itself.
+func sysEpollCtl(epfd int32, op int32, fd int32, ev uintptr) int64 {
+	var events uint32
+	var data uint64
+	if op != epollCtlDel {
+		if !userRange(ev, epollEventSize, false) {
+			return -EFAULT
+		}
+		events, data = getEpollEvent(ev)
+	}
+	epf, _ := fdFile(epfd)
+	if epf == nil {
+		return -EBADF
+	}
+	tf, tfi := fdFile(fd)
+	if tf == nil {
+		return -EBADF
+	}
+	if epf == tf || epf.kind != kindEpoll {
+		return -EINVAL
+	}
+	events &^= epollWakeup // without CAP_BLOCK_SUSPEND's meaning here: ignored, as Linux does
+	if op != epollCtlDel && events&epollExclusive != 0 {
+		if op == epollCtlMod || (op == epollCtlAdd && (tf.kind == kindEpoll || events&^epollExclusiveOK != 0)) {
+			return -EINVAL
+		}
+	}
+	ep := int32(epf.priv)
+	if op == epollCtlAdd && tf.kind == kindEpoll && epollReaches(int32(tf.priv), ep, 1) {
+		return -ELOOP
+	}
+	it := findItem(ep, int32(tfi), fd)
+	switch op {
+	case epollCtlAdd:
+		if it != 0 {
+			return -EEXIST
+		}
+		return addItem(ep, int32(tfi), fd, events|epollErr|epollHup, data)
+	case epollCtlDel:
+		if it == 0 {
+			return -ENOENT
+		}
+		removeItem(it)
+		return 0
+	case epollCtlMod:
+		if it == 0 {
+			return -ENOENT
+		}
+		e := &epitems[it-1]
+		if e.events&epollExclusive == 0 {
+			e.events, e.data = events|epollErr|epollHup, data
+			if itemPoll(e) != 0 {
+				readyItem(it, currentCPU())
+			}
+		}
+		return 0
+	}
+	return -EINVAL
+}
+
+// epollReaches reports whether instance from watches instance to, directly or through other
+// instances, or nests deeper than epMaxNests (ep_loop_check).
+func epollReaches(from, to int32, depth int) bool {
+	if from == to || depth > epMaxNests {
+		return true
+	}
+	for i := range epitems {
+		e := &epitems[i]
+		if e.ep == from+1 && files[e.file].kind == kindEpoll && epollReaches(int32(files[e.file].priv), to, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// findItem returns the item of instance ep watching (file fi, fd), or 0.
+func findItem(ep, fi, fd int32) int32 {
+	for i := files[fi].watchers; i != 0; i = epitems[i-1].nextWatch {
+		if e := &epitems[i-1]; e.ep == ep+1 && e.fd == fd {
+			return i
+		}
+	}
+	return 0
+}
+
+// addItem creates an item and queues it at once if its file is ready (ep_insert). ENOSPC when the
+// pool is full, as when max_user_watches is reached.
+func addItem(ep, fi, fd int32, events uint32, data uint64) int64 {
+	for i := range epitems {
+		e := &epitems[i]
+		if e.ep != 0 {
+			continue
+		}
+		*e = epitem{ep: ep + 1, fd: fd, file: fi, events: events, data: data, nextWatch: files[fi].watchers}
+		files[fi].watchers = int32(i) + 1
+		if itemPoll(e) != 0 {
+			readyItem(int32(i)+1, currentCPU())
+		}
+		return 0
+	}
+	return -ENOSPC
+}
+
+// removeItem unlinks item it from its file's watchers and its instance's ready list, and frees it.
+func removeItem(it int32) {
+	e := &epitems[it-1]
+	unready(it)
+	w := &files[e.file].watchers
+	for *w != 0 && *w != it {
+		w = &epitems[*w-1].nextWatch
+	}
+	if *w == it {
+		*w = e.nextWatch
+	}
+	*e = epitem{}
+}
+
+// epollForget removes every item watching open file fi, which is going away.
+func epollForget(fi int) {
+	for files[fi].watchers != 0 {
+		removeItem(files[fi].watchers)
+	}
+}
+
+// itemPoll is the item's current events: its file's readiness within its interest
+// (ep_item_poll). A disarmed one-shot item has no interest left.
+func itemPoll(e *epitem) uint32 {
+	return kinds[files[e.file].kind].poll(&files[e.file]) & e.events &^ epollPrivate
+}
+
+// epollWake is the readiness callback (ep_poll_callback): every item watching file fi that is
+// interested in events joins its instance's ready list.
+func epollWake(fi int, events uint32, cpu int) {
+	for i := files[fi].watchers; i != 0; i = epitems[i-1].nextWatch {
+		e := &epitems[i-1]
+		if events&e.events == 0 || e.events&^epollPrivate == 0 {
+			continue
+		}
+		readyItem(i, cpu)
+	}
+}
+
+// readyItem puts item it on its instance's ready list, then completes a thread waiting on the
+// instance if there are events for it, and tells instances watching this one.
+func readyItem(it int32, cpu int) {
+	e := &epitems[it-1]
+	ep := &epolls[e.ep-1]
+	readyItemQuiet(it)
+	for i := 0; i < waiters.n; i++ {
+		gp := waiters.g[i]
+		t := &threads[gp]
+		if t.wait == waitEpoll && t.waitObj == uintptr(ep.file) {
+			if n := epollCollect(e.ep-1, uintptr(t.waitArg), int(t.waitArg2)); n != 0 {
+				wakeThread(gp, n, cpu)
+			}
+			break // one waiter per event (exclusive wake-up)
+		}
+	}
+	fileNotify(int(ep.file), epollIn, cpu)
+}
+
+// unready takes item it off its instance's ready list.
+func unready(it int32) {
+	e := &epitems[it-1]
+	if !e.onReady {
+		return
+	}
+	ep := &epolls[e.ep-1]
+	if e.prev != 0 {
+		epitems[e.prev-1].next = e.next
+	} else {
+		ep.ready.head = e.next
+	}
+	if e.next != 0 {
+		epitems[e.next-1].prev = e.prev
+	} else {
+		ep.ready.tail = e.prev
+	}
+	e.onReady, e.prev, e.next = false, 0, 0
+}
+
+// epollCollect writes up to max ready events of instance ep to the user buffer and returns how
+// many, or -EFAULT if the buffer cannot take the first (ep_send_events). One pass over the ready
+// list: items with no events now are dropped, one-shot items are disarmed, edge-triggered ones
+// leave the list, level-triggered ones go back to its tail.
+func epollCollect(ep int32, buf uintptr, max int) int64 {
+	n := 0
+	fault := false
+	pending := epolls[ep].ready
+	epolls[ep].ready = itemList{}
+	it := pending.head
+	for ; it != 0 && n < max; it = epitems[it-1].next {
+		e := &epitems[it-1]
+		e.onReady = false
+		ev := itemPoll(e)
+		if ev == 0 {
+			continue
+		}
+		p := buf + uintptr(n)*epollEventSize
+		if !userRange(p, epollEventSize, true) {
+			fault = true
+			break
+		}
+		putEpollEvent(p, ev, e.data)
+		n++
+		switch {
+		case e.events&epollOneshot != 0:
+			e.events &= epollPrivate
+		case e.events&epollET == 0:
+			readyItemQuiet(it) // level-triggered: still ready until its file says otherwise
+		}
+	}
+	// The items not reported stay ready, in order (a fault leaves the failed one first).
+	for it != 0 {
+		next := epitems[it-1].next
+		epitems[it-1].onReady = false
+		readyItemQuiet(it)
+		it = next
+	}
+	if n == 0 && fault {
+		return -EFAULT
+	}
+	return int64(n)
+}
+
+// readyItemQuiet appends item it to its instance's ready list without waking anyone.
+func readyItemQuiet(it int32) {
+	e := &epitems[it-1]
+	ep := &epolls[e.ep-1]
+	if e.onReady {
+		return
+	}
+	e.onReady, e.prev, e.next = true, ep.ready.tail, 0
+	if ep.ready.tail != 0 {
+		epitems[ep.ready.tail-1].next = it
+	} else {
+		ep.ready.head = it
+	}
+	ep.ready.tail = it
+}
+
+// sysEpollPwait returns ready events or blocks until there are some, the timeout (ns; negative:
+// forever) passes, or a signal arrives, in Linux's order (do_epoll_pwait, do_epoll_wait): the
+// signal mask (EINVAL for a bad size, EFAULT), maxevents (EINVAL), the buffer's range (EFAULT),
+// the fd (EBADF), that it is an epoll fd (EINVAL). A given sigmask replaces the thread's mask for
+// the wait (restored afterwards, or by rt_sigreturn if a signal interrupts it).
+func sysEpollPwait(t *Thread, gp sched.GID, cpu int, epfd int32, buf uintptr, max int32, timeoutNS int64, sigmask, sigsetsize uintptr) int64 {
+	var mask uint64
+	if sigmask != 0 {
+		if sigsetsize != sigsetSize {
+			return -EINVAL
+		}
+		if !userRange(sigmask, 8, false) {
+			return -EFAULT
+		}
+		mask = load64(sigmask)
+	}
+	if max <= 0 || max > epMaxEvents {
+		return -EINVAL
+	}
+	if end := buf + uintptr(max)*epollEventSize; end < buf || end > mm.UserEnd {
+		return -EFAULT
+	}
+	f, fi := fdFile(epfd)
+	if f == nil {
+		return -EBADF
+	}
+	if f.kind != kindEpoll {
+		return -EINVAL
+	}
+	if n := epollCollect(int32(f.priv), buf, int(max)); n != 0 || timeoutNS == 0 {
+		return n
+	}
+	if sigmask != 0 && setTemporarySigmask(t, mask) {
+		return -EINTR // the new mask lets a pending signal through
+	}
+	var deadline int64
+	if timeoutNS > 0 {
+		deadline = nanotime() + timeoutNS
+	}
+	files[fi].refs++ // the wait holds the epoll file, as Linux's fdget does (dropped by unblock)
+	t.waitObj = uintptr(fi)
+	t.waitArg = uint64(buf)
+	t.waitArg2 = uint64(max)
+	block(t, gp, cpu, waitEpoll, deadline)
+	return 0
+}
+
+// sysEpollPwait2 is epoll_pwait with a struct timespec timeout (NULL: forever).
+func sysEpollPwait2(t *Thread, gp sched.GID, cpu int, epfd int32, buf uintptr, max int32, timeout, sigmask, sigsetsize uintptr) int64 {
+	ns := int64(-1)
+	if timeout != 0 {
+		var err int64
+		if ns, err = readTimespec(timeout); err != 0 {
+			return err
+		}
+	}
+	return sysEpollPwait(t, gp, cpu, epfd, buf, max, ns, sigmask, sigsetsize)
+}
+
+// epollTimeout converts epoll_wait's milliseconds (negative: forever) to sysEpollPwait's ns.
+func epollTimeout(ms int32) int64 {
+	if ms < 0 {
+		return -1
+	}
+	return int64(ms) * 1e6
+}

@@ -1,0 +1,233 @@
+// File descriptors and open files: the table, and the operations every kind of file provides.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import "unsafe"
+
+// Two levels, as in Linux (fs/file.c, include/linux/fs.h):
+//
+//   - the fd table maps a small integer to an open file, with a per-fd close-on-exec flag;
+//   - an open file (Linux's struct file, POSIX's "open file description") is what dup shares:
+//     its kind, status flags (O_NONBLOCK, O_APPEND, access mode) and the kind's own data. It
+//     lives until the last fd referring to it is closed.
+//
+// Each kind — the console, eventfd, epoll, and later sockets, files and pipes — implements
+// fileOps, one small set of operations; the system calls (sys_fd.go) and epoll dispatch through
+// it and never switch on the kind. A kind whose readiness changes (an eventfd's counter became
+// non-zero) calls fileNotify, which is what makes epoll event-driven and wakes threads blocked on
+// the file.
+//
+// The table is process-wide (CLONE_FILES) and protected by the BKL; fds 0-2 are the console
+// from boot on.
+
+const (
+	maxFDs   = 256 // the fd table's size: RLIMIT_NOFILE's ceiling
+	maxFiles = 256 // open files
+)
+
+// fileKind names a kind of open file; kinds[kind] implements it.
+type fileKind uint8
+
+const (
+	kindFree fileKind = iota
+	kindConsole
+	kindEventfd
+	kindEpoll
+	numKinds
+)
+
+// fileOps are the operations of one kind of file (Linux's struct file_operations). Every method
+// runs in trap context under the BKL; f is the open file, buf/n a user buffer that the method
+// checks itself (userRange). Methods return a result or -errno.
+type fileOps interface {
+	// read and write transfer bytes. A call that would block returns -EAGAIN; the caller
+	// (sysRead, sysWrite) then either returns it (O_NONBLOCK) or waits for readiness.
+	read(f *file, buf, n uintptr) int64
+	write(f *file, buf, n uintptr) int64
+	// poll returns the file's current readiness: epollIn, epollOut, epollErr, epollHup bits.
+	poll(f *file) uint32
+	// stat describes the file for fstat.
+	stat(f *file) fileStat
+	// release frees the kind's own state when the last fd referring to f is closed.
+	release(f *file)
+}
+
+// What a kind of file can do at all (Linux: FMODE_CAN_READ, FMODE_CAN_WRITE, and an llseek that
+// is noop_llseek rather than no_llseek). A call the kind cannot do is EINVAL (read, write) or
+// ESPIPE (lseek), checked before the buffer is.
+const (
+	canRead = 1 << iota
+	canWrite
+	canSeek // lseek succeeds and reports position 0 (anonymous-inode files: eventfd, epoll)
+)
+
+var kindCaps = [numKinds]uint8{
+	kindConsole: canRead | canWrite,
+	kindEventfd: canRead | canWrite | canSeek,
+	kindEpoll:   canSeek,
+}
+
+// kinds is the operations table, indexed by fileKind. Zero-size values: the table is static
+// data, and calling through it allocates nothing.
+var kinds = [numKinds]fileOps{
+	kindFree:    noFile{},
+	kindConsole: consoleFile{},
+	kindEventfd: eventfdFile{},
+	kindEpoll:   epollFile{},
+}
+
+// file is an open file description.
+type file struct {
+	kind  fileKind
+	refs  int32  // fds referring to it
+	flags uint32 // status flags: O_ACCMODE bits, O_NONBLOCK, O_APPEND (F_GETFL/F_SETFL)
+	// priv is the kind's own data: the console channel, an eventfd's counter, the epoll
+	// instance's index.
+	priv uint64
+	aux  uint32 // more of the kind's own data: eventfd's EFD_SEMAPHORE
+	// watchers is the first epoll item watching this file (epoll.go), 0 for none.
+	watchers int32
+}
+
+// fdSlot is one entry of the fd table.
+type fdSlot struct {
+	file    int16 // index of the open file + 1; 0: the fd is free
+	cloexec bool
+}
+
+// Status flags and fcntl/ioctl values (include/uapi/asm-generic/fcntl.h, ioctls.h; the same on
+// x86-64 and arm64).
+const (
+	oRdonly   = 0
+	oWronly   = 1
+	oRdwr     = 2
+	oAccmode  = 3
+	oAppend   = 0o2000
+	oNonblock = 0o4000
+	oCloexec  = 0o2000000
+
+	// setflMask: the flags F_SETFL may change (fs/fcntl.c SETFL_MASK), O_DIRECT and O_NOATIME
+	// among them, which no gmpos file honours.
+	setflMask = oAppend | oNonblock | 0o20000 /* O_ASYNC */ | 0o40000 /* O_DIRECT */ | 0o1000000 /* O_NOATIME */
+)
+
+// The fd table and the open files. The console is open on fds 0-2 from boot, statically.
+var (
+	fdTable = [maxFDs]fdSlot{0: {file: 1}, 1: {file: 2}, 2: {file: 3}}
+	files   = [maxFiles]file{
+		0: {kind: kindConsole, refs: 1, flags: oRdonly, priv: consoleStdin},
+		1: {kind: kindConsole, refs: 1, flags: oWronly, priv: consoleStdout},
+		2: {kind: kindConsole, refs: 1, flags: oWronly, priv: consoleStderr},
+	}
+)
+
+// fileStat is what fstat reports; abi_<arch>.go writes it in the architecture's struct stat.
+type fileStat struct {
+	dev, ino, nlink, rdev, size, blksize uint64
+	mode                                 uint32
+}
+
+// File type bits of st_mode (include/uapi/linux/stat.h).
+const (
+	sIFCHR = 0o020000
+	sIFREG = 0o100000
+)
+
+// index returns f's position in the open-file table.
+func (f *file) index() int {
+	return int((uintptr(unsafe.Pointer(f)) - uintptr(unsafe.Pointer(&files[0]))) / unsafe.Sizeof(file{}))
+}
+
+// fdFile returns the open file behind fd, or nil (then the caller answers EBADF). fd is the
+// system call's int argument: only its low 32 bits count, as in Linux.
+func fdFile(fd int32) (*file, int) {
+	if fd < 0 || int(fd) >= maxFDs || fdTable[fd].file == 0 {
+		return nil, -1
+	}
+	i := int(fdTable[fd].file) - 1
+	return &files[i], i
+}
+
+// newFile finds a free open-file slot and fills it in with one reference; -1 if none.
+func newFile(kind fileKind, flags uint32, priv uint64) int {
+	for i := range files {
+		if files[i].kind == kindFree {
+			files[i] = file{kind: kind, refs: 1, flags: flags, priv: priv}
+			return i
+		}
+	}
+	return -1
+}
+
+// installFD gives open file fi the lowest free fd ≥ min (the POSIX rule), or -EMFILE.
+func installFD(fi int, min int, cloexec bool) int64 {
+	for fd := min; fd < fdLimit(); fd++ {
+		if fdTable[fd].file == 0 {
+			fdTable[fd] = fdSlot{file: int16(fi + 1), cloexec: cloexec}
+			return int64(fd)
+		}
+	}
+	return -EMFILE
+}
+
+// openFile creates an open file and an fd for it; the kind's state is priv. -EMFILE or -ENFILE
+// when a table is full.
+func openFile(kind fileKind, flags uint32, priv uint64) int64 {
+	fi := newFile(kind, flags&^oCloexec, priv)
+	if fi < 0 {
+		return -ENFILE
+	}
+	fd := installFD(fi, 0, flags&oCloexec != 0)
+	if fd < 0 {
+		files[fi] = file{}
+	}
+	return fd
+}
+
+// closeFD frees fd; the open file goes when its last fd does.
+func closeFD(fd int32) int64 {
+	f, fi := fdFile(fd)
+	if f == nil {
+		return -EBADF
+	}
+	fdTable[fd] = fdSlot{}
+	putFile(fi)
+	return 0
+}
+
+// putFile drops one reference to open file fi, releasing it with the last.
+func putFile(fi int) {
+	f := &files[fi]
+	if f.refs--; f.refs > 0 {
+		return
+	}
+	epollForget(fi) // epoll items watching it go away with the file (Linux: eventpoll_release)
+	kinds[f.kind].release(f)
+	*f = file{}
+}
+
+// fileNotify tells the file's watchers that its readiness may have changed to events: epoll
+// instances watching it queue it as ready, and threads blocked reading or writing it (waitFile)
+// run their system call again. Called by the kinds, in trap or interrupt context.
+func fileNotify(fi int, events uint32, cpu int) {
+	epollWake(fi, events, cpu)
+	for i := 0; i < waiters.n; {
+		gp := waiters.g[i]
+		t := &threads[gp]
+		if t.wait == waitFile && t.waitObj == uintptr(fi) && uint32(t.waitArg)&events != 0 {
+			wakeToRestart(gp, cpu) // swaps the last waiter into slot i
+			continue
+		}
+		i++
+	}
+}
+
+// noFile is the free slot's kind: nothing may reach it through an fd.
+type noFile struct{}
+
+func (noFile) read(*file, uintptr, uintptr) int64  { return -EBADF }
+func (noFile) write(*file, uintptr, uintptr) int64 { return -EBADF }
+func (noFile) poll(*file) uint32                   { return 0 }
+func (noFile) stat(*file) fileStat                 { return fileStat{} }
+func (noFile) release(*file)                       {}

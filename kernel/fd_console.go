@@ -1,0 +1,48 @@
+// The console as a file: fds 0, 1 and 2.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+// consoleStdin is the console file's priv for fd 0; fds 1 and 2 carry the board's console
+// channel (consoleStdout, consoleStderr).
+const consoleStdin = 0
+
+// consoleFile is the kind of fds 0-2: stdout and stderr go to the board's console channels (on the
+// PC, COM1 and COM2: docs/contract.md); stdin is at end of file until the runner forwards input
+// (stdin is a later step).
+type consoleFile struct{}
+
+func (consoleFile) read(f *file, buf, n uintptr) int64 {
+	if f.flags&oAccmode == oWronly {
+		return -EBADF
+	}
+	return 0 // end of file
+}
+
+func (consoleFile) write(f *file, buf, n uintptr) int64 {
+	if f.flags&oAccmode == oRdonly {
+		return -EBADF
+	}
+	n = min(n, maxRWCount)
+	if !userRange(buf, n, false) {
+		return -EFAULT
+	}
+	board.ConsoleWrite(int(f.priv), userBytes(buf, n))
+	return int64(n)
+}
+
+// poll: output never blocks; stdin at end of file reads at once, like a pipe whose writer has
+// closed (EPOLLIN|EPOLLHUP).
+func (consoleFile) poll(f *file) uint32 {
+	if f.priv == consoleStdin {
+		return epollIn | epollHup
+	}
+	return epollOut
+}
+
+// stat: a character device, like a serial line.
+func (consoleFile) stat(f *file) fileStat {
+	return fileStat{mode: sIFCHR | 0o620, nlink: 1, blksize: 1024, rdev: 4<<8 | 64 + f.priv} // ttyS<n>: major 4, minor 64+n
+}
+
+func (consoleFile) release(f *file) {}

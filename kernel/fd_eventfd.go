@@ -1,0 +1,95 @@
+// eventfd: a 64-bit counter as a file, the Go runtime's way to wake its netpoller.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+// eventfd2 flags (include/uapi/linux/eventfd.h).
+const (
+	efdSemaphore = 1
+	efdCloexec   = oCloexec
+	efdNonblock  = oNonblock
+
+	// eventfdMax is the largest counter value: a write that would reach 2^64-1 waits (or is
+	// EAGAIN without blocking), fs/eventfd.c.
+	eventfdMax = ^uint64(0) - 1
+)
+
+// eventfdFile: priv is the counter, aux the EFD_SEMAPHORE flag. Readable while the
+// counter is non-zero, writable while it is below eventfdMax (fs/eventfd.c).
+type eventfdFile struct{}
+
+// sysEventfd2 creates an eventfd (eventfd2(2)): the Go runtime makes a non-blocking one as its
+// netpoll break fd; blocking ones wait in read and write (sysRead, sysWrite).
+func sysEventfd2(initval uint32, flags int32) int64 {
+	if flags&^(efdSemaphore|efdCloexec|efdNonblock) != 0 {
+		return -EINVAL
+	}
+	fd := openFile(kindEventfd, oRdwr|uint32(flags&^efdSemaphore), uint64(initval))
+	if fd >= 0 {
+		f, _ := fdFile(int32(fd))
+		f.aux = uint32(flags & efdSemaphore)
+	}
+	return fd
+}
+
+// read returns the counter and clears it, or, with EFD_SEMAPHORE, returns 1 and decrements it.
+// As in Linux (eventfd_read), the count is consumed before it is copied out: a bad buffer loses it.
+func (eventfdFile) read(f *file, buf, n uintptr) int64 {
+	if n < 8 {
+		return -EINVAL
+	}
+	if f.priv == 0 {
+		return -EAGAIN
+	}
+	v := f.priv
+	if f.aux&efdSemaphore != 0 {
+		v = 1
+	}
+	f.priv -= v
+	fileNotify(f.index(), epollOut, currentCPU())
+	if !userRange(buf, 8, true) {
+		return -EFAULT
+	}
+	store64(buf, v)
+	return 8
+}
+
+// write adds to the counter.
+func (eventfdFile) write(f *file, buf, n uintptr) int64 {
+	if n < 8 {
+		return -EINVAL
+	}
+	if !userRange(buf, 8, false) {
+		return -EFAULT
+	}
+	v := load64(buf)
+	if v == ^uint64(0) {
+		return -EINVAL
+	}
+	if eventfdMax-f.priv < v {
+		return -EAGAIN
+	}
+	f.priv += v
+	if v != 0 {
+		fileNotify(f.index(), epollIn, currentCPU())
+	}
+	return 8
+}
+
+func (eventfdFile) poll(f *file) uint32 {
+	var ev uint32
+	if f.priv > 0 {
+		ev |= epollIn
+	}
+	if f.priv < eventfdMax {
+		ev |= epollOut
+	}
+	return ev
+}
+
+// stat: an anonymous inode ([eventfd]), mode 0600 with no file type, as Linux reports it.
+func (eventfdFile) stat(f *file) fileStat {
+	return fileStat{mode: 0o600, nlink: 1, blksize: 4096}
+}
+
+func (eventfdFile) release(f *file) {}

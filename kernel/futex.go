@@ -1,0 +1,216 @@
+// Futexes: the Go runtime's sleep and wake-up between threads.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import (
+	"gmpos/kernel/mm"
+	"gmpos/sched"
+)
+
+// Futex operations (include/uapi/linux/futex.h). The Go runtime uses FUTEX_WAIT and FUTEX_WAKE
+// with FUTEX_PRIVATE_FLAG (docs/runtime-contract.md §3.5); the bitset variants, REQUEUE,
+// CMP_REQUEUE and WAKE_OP are the rest of the classic interface that glibc-era programs use.
+const (
+	futexWait          = 0
+	futexWake          = 1
+	futexRequeue       = 3
+	futexCmpRequeue    = 4
+	futexWakeOp        = 5
+	futexWaitBitset    = 9
+	futexWakeBitset    = 10
+	futexPrivate       = 128
+	futexClockRealtime = 256
+	futexCmdMask       = ^(futexPrivate | futexClockRealtime)
+
+	futexBitsetMatchAny = 0xffffffff
+)
+
+// sysFutex implements wait/wake on an aligned 4-byte word (kernel/futex/syscalls.c, waitwake.c,
+// requeue.c), checking arguments in Linux's order. A waiter is identified by the word's address:
+// one address space, so private and shared futexes are the same thing. FUTEX_WAIT compares and
+// blocks atomically with respect to FUTEX_WAKE because both run under the big kernel lock.
+func sysFutex(t *Thread, gp sched.GID, cpu int, addr uintptr, op int32, val uint32, timeout uintptr, addr2 uintptr, val3 uint32) int64 {
+	cmd := op & futexCmdMask
+	var deadline int64
+	if timeout != 0 && (cmd == futexWait || cmd == futexWaitBitset) {
+		ns, err := readTimespec(timeout)
+		if err != 0 {
+			return err
+		}
+		if cmd == futexWait {
+			deadline = nanotime() + ns // relative
+		} else { // absolute, on the chosen clock
+			clk := int32(clockMonotonic)
+			if op&futexClockRealtime != 0 {
+				clk = clockRealtime
+			}
+			now, _ := clockNow(clk)
+			deadline = nanotime() + (ns - now)
+		}
+	}
+	if op&futexClockRealtime != 0 && cmd != futexWaitBitset {
+		return -ENOSYS // do_futex: CLOCK_REALTIME only for FUTEX_WAIT_BITSET
+	}
+	switch cmd {
+	case futexWait, futexWaitBitset:
+		bitset := uint32(futexBitsetMatchAny)
+		if cmd == futexWaitBitset {
+			bitset = val3
+		}
+		if bitset == 0 {
+			return -EINVAL
+		}
+		if e := futexKey(addr); e != 0 {
+			return e
+		}
+		if !userRange(addr, 4, false) {
+			return -EFAULT
+		}
+		if load32(addr) != val {
+			return -EAGAIN
+		}
+		if timeout != 0 && deadline <= nanotime() {
+			return -ETIMEDOUT
+		}
+		t.waitObj = addr
+		t.waitArg = uint64(bitset)
+		block(t, gp, cpu, waitFutex, deadline)
+		stats.futexWaits++
+		return 0
+	case futexWake, futexWakeBitset:
+		bitset := uint32(futexBitsetMatchAny)
+		if cmd == futexWakeBitset {
+			bitset = val3
+		}
+		if bitset == 0 {
+			return -EINVAL
+		}
+		if e := futexKey(addr); e != 0 {
+			return e
+		}
+		if op&futexPrivate == 0 && !userRange(addr, 4, false) {
+			return -EFAULT // a shared futex's key is its page: it must be mapped (get_user_pages)
+		}
+		return int64(futexWakeN(addr, int32(val), bitset, cpu))
+	case futexRequeue, futexCmpRequeue:
+		// val: how many to wake; the timeout slot carries val2, how many to requeue.
+		nwake, nrequeue := int32(val), int32(uint32(timeout))
+		if nwake < 0 || nrequeue < 0 {
+			return -EINVAL
+		}
+		if e := futexKey(addr); e != 0 {
+			return e
+		}
+		if e := futexKey(addr2); e != 0 {
+			return e
+		}
+		if cmd == futexCmpRequeue {
+			if !userRange(addr, 4, false) {
+				return -EFAULT
+			}
+			if load32(addr) != val3 {
+				return -EAGAIN
+			}
+		}
+		woken := 0
+		if nwake > 0 { // futex_requeue wakes "++task_count <= nr_wake": none for 0
+			woken = futexWakeN(addr, nwake, futexBitsetMatchAny, cpu)
+		}
+		moved := int32(0)
+		for i := 0; i < waiters.n && moved < nrequeue; i++ {
+			w := &threads[waiters.g[i]]
+			if w.wait == waitFutex && w.waitObj == addr {
+				w.waitObj = addr2
+				moved++
+			}
+		}
+		return int64(woken + int(moved))
+	case futexWakeOp:
+		return futexWakeOpCall(addr, addr2, int32(val), int32(uint32(timeout)), val3, cpu)
+	}
+	return -ENOSYS
+}
+
+// futexKey checks a futex address as Linux's get_futex_key does before it touches the word:
+// EINVAL if misaligned, EFAULT if it is not a user address at all (access_ok). An unmapped user
+// address is fine for a wake-up, which never reads the word.
+func futexKey(addr uintptr) int64 {
+	if addr&3 != 0 {
+		return -EINVAL
+	}
+	if addr >= mm.UserEnd {
+		return -EFAULT
+	}
+	return 0
+}
+
+// futexWakeN wakes threads waiting on addr whose bitset intersects bitset: n of them, but at
+// least one (futex_wake counts after waking: "if (++ret >= nr_wake) break").
+func futexWakeN(addr uintptr, n int32, bitset uint32, cpu int) int {
+	woken := 0
+	for i := 0; i < waiters.n; {
+		gp := waiters.g[i]
+		t := &threads[gp]
+		if t.wait == waitFutex && t.waitObj == addr && uint32(t.waitArg)&bitset != 0 {
+			wakeThread(gp, 0, cpu) // swaps the last waiter into slot i
+			woken++
+			if int32(woken) >= n {
+				break
+			}
+			continue
+		}
+		i++
+	}
+	return woken
+}
+
+// futexWakeOpCall is FUTEX_WAKE_OP: atomically apply an operation to the word at addr2, wake up
+// to n waiters on addr, and, if the word's old value passes a comparison, up to n2 waiters on
+// addr2 (kernel/futex/waitwake.c futex_wake_op, futex_atomic_op_inuser). encoded packs
+// op:4 cmp:4 oparg:12 cmparg:12 (FUTEX_OP in futex.h); with FUTEX_OP_OPARG_SHIFT (op bit 3) the
+// operand is 1<<oparg.
+func futexWakeOpCall(addr, addr2 uintptr, n, n2 int32, encoded uint32, cpu int) int64 {
+	op, cmp := encoded>>28&7, encoded>>24&15
+	oparg, cmparg := int32(encoded<<8)>>20, int32(encoded<<20)>>20
+	if encoded>>28&8 != 0 {
+		oparg = 1 << uint(oparg&31) // Linux warns about an operand outside 0..31 and masks it
+	}
+	if e := futexKey(addr); e != 0 {
+		return e
+	}
+	if e := futexKey(addr2); e != 0 {
+		return e
+	}
+	if op > 4 {
+		return -ENOSYS
+	}
+	if !userRange(addr2, 4, true) {
+		return -EFAULT
+	}
+	old := int32(load32(addr2))
+	nv := [...]int32{oparg, old + oparg, old | oparg, old &^ oparg, old ^ oparg}[op] // SET ADD OR ANDN XOR
+	store32(addr2, uint32(nv))
+	var pass bool
+	switch cmp {
+	case 0:
+		pass = old == cmparg
+	case 1:
+		pass = old != cmparg
+	case 2:
+		pass = old < cmparg
+	case 3:
+		pass = old <= cmparg
+	case 4:
+		pass = old > cmparg
+	case 5:
+		pass = old >= cmparg
+	default:
+		return -ENOSYS // after the operation, as in Linux
+	}
+	woken := futexWakeN(addr, n, futexBitsetMatchAny, cpu)
+	if pass {
+		woken += futexWakeN(addr2, n2, futexBitsetMatchAny, cpu)
+	}
+	return int64(woken)
+}

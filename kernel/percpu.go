@@ -1,0 +1,35 @@
+// Per-core kernel state.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import (
+	"sync/atomic"
+
+	"gmpos/kernel/arch"
+	"gmpos/sched"
+)
+
+// cpuState is what the kernel keeps per core (the architecture's own per-core state — kernel
+// stack, descriptor tables, saved user SP — is arch.CPU). Core i is M i and owns P i.
+type cpuState struct {
+	// Owned by the core: written only by core i, under the BKL; other cores read them only for
+	// reports.
+	cur        sched.GID // the thread running on this core (0: idle)
+	timerArmed int64     // deadline the one-shot timer is armed for (0: stopped)
+	retryAt    int64     // pending sched WakeMAt time of this core's P (0: none; platform.go)
+	dispatches uint64    // threads the scheduler started on this core (gmpos_info)
+	irqs       uint64    // device interrupts handled on this core
+
+	// Atomic: set by the BKL holder, cleared by this core (smp.go).
+	flushReq atomic.Uint32 // 1: drop cached translations (TLB shootdown) and clear
+}
+
+// cpus is every core's state; ncpu of them are in use.
+var cpus [arch.MaxCPU]cpuState
+
+// ncpu is the number of cores in use. Immutable once the other cores have started (boot).
+var ncpu = 1
+
+// currentCPU is the index of the core running the caller.
+func currentCPU() int { return arch.Current().ID() }

@@ -1,0 +1,310 @@
+// System calls on file descriptors: read, write, close, fstat, lseek, pread64, pwrite64, ioctl,
+// fcntl, dup, dup2, dup3.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import (
+	"gmpos/kernel/mm"
+	"gmpos/sched"
+)
+
+// The calls check their arguments in Linux's order (fs/read_write.c, fs/ioctl.c, fs/fcntl.c,
+// fs/file.c) and dispatch to the file's kind (fd.go); none of them knows the kinds.
+
+// accessOK is Linux's access_ok: the range lies in the user half. It does not look at the
+// mappings: a buffer that passes may still fault, which the kind then reports (EFAULT).
+func accessOK(p, n uintptr) bool { return p+n >= p && p+n <= mm.UserEnd }
+
+// sysRead reads from fd (vfs_read): EBADF unless open for reading, EFAULT outside user space; a
+// read that would block waits for the file to become readable (unless O_NONBLOCK: EAGAIN) and
+// then runs again.
+func sysRead(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr) int64 {
+	f, fi := fdFile(fd)
+	if f == nil || f.flags&oAccmode == oWronly {
+		return -EBADF
+	}
+	if kindCaps[f.kind]&canRead == 0 {
+		return -EINVAL
+	}
+	if !accessOK(buf, n) {
+		return -EFAULT
+	}
+	r := kinds[f.kind].read(f, buf, min(n, maxRWCount))
+	if r == -EAGAIN && f.flags&oNonblock == 0 {
+		waitFileEvent(t, gp, cpu, fi, epollIn|epollErr|epollHup)
+	}
+	return r
+}
+
+// sysWrite writes to fd (vfs_write), waiting like sysRead while the file cannot take the data.
+func sysWrite(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr) int64 {
+	f, fi := fdFile(fd)
+	if f == nil || f.flags&oAccmode == oRdonly {
+		return -EBADF
+	}
+	if kindCaps[f.kind]&canWrite == 0 {
+		return -EINVAL
+	}
+	if !accessOK(buf, n) {
+		return -EFAULT
+	}
+	r := kinds[f.kind].write(f, buf, min(n, maxRWCount))
+	if r == -EAGAIN && f.flags&oNonblock == 0 {
+		waitFileEvent(t, gp, cpu, fi, epollOut|epollErr|epollHup)
+	}
+	return r
+}
+
+// waitFileEvent blocks t until open file fi signals one of events (fileNotify), holding a
+// reference to the file; the call then runs again (wait.go, wakeToRestart).
+func waitFileEvent(t *Thread, gp sched.GID, cpu int, fi int, events uint32) {
+	files[fi].refs++
+	t.waitObj = uintptr(fi)
+	t.waitArg = uint64(events)
+	block(t, gp, cpu, waitFile, 0)
+}
+
+func sysClose(fd int32) int64 { return closeFD(fd) }
+
+// sysFstat describes fd in the architecture's struct stat.
+func sysFstat(fd int32, st uintptr) int64 {
+	f, _ := fdFile(fd)
+	if f == nil {
+		return -EBADF
+	}
+	s := kinds[f.kind].stat(f)
+	if !userRange(st, statSize, true) {
+		return -EFAULT
+	}
+	putStat(st, &s)
+	return 0
+}
+
+// sysLseek: no gmpos file has a position yet. After Linux's check of whence (SEEK_SET ..
+// SEEK_HOLE), the console is a stream (ESPIPE, like a pipe or a terminal), and eventfd and epoll
+// files accept any seek and stay at 0 (noop_llseek).
+func sysLseek(fd int32, whence uint32) int64 {
+	f, _ := fdFile(fd)
+	if f == nil {
+		return -EBADF
+	}
+	if whence > 4 {
+		return -EINVAL
+	}
+	if kindCaps[f.kind]&canSeek != 0 {
+		return 0
+	}
+	return -ESPIPE
+}
+
+// sysPread and sysPwrite (ksys_pread64): a negative offset is EINVAL before the fd is looked at;
+// then a file without positional I/O is ESPIPE, whatever its access mode (FMODE_PREAD is checked
+// before FMODE_READ).
+func sysPread(fd int32, pos int64) int64 {
+	if pos < 0 {
+		return -EINVAL
+	}
+	if f, _ := fdFile(fd); f == nil {
+		return -EBADF
+	}
+	return -ESPIPE
+}
+
+func sysPwrite(fd int32, pos int64) int64 { return sysPread(fd, pos) }
+
+// ioctl requests every file understands (include/uapi/asm-generic/ioctls.h), handled in
+// fs/ioctl.c do_vfs_ioctl before the file's own ioctl.
+const (
+	fionbio  = 0x5421
+	fionclex = 0x5450
+	fioclex  = 0x5451
+	fioasync = 0x5452
+	fioqsize = 0x5460
+)
+
+// sysIoctl handles the generic requests; no gmpos file has requests of its own (a serial
+// terminal's would be TCGETS & co.), so the rest are ENOTTY.
+func sysIoctl(fd int32, req uint32, arg uintptr) int64 {
+	f, _ := fdFile(fd)
+	if f == nil {
+		return -EBADF
+	}
+	switch req {
+	case fioclex, fionclex:
+		fdTable[fd].cloexec = req == fioclex
+		return 0
+	case fionbio, fioasync:
+		if !userRange(arg, 4, false) {
+			return -EFAULT
+		}
+		bit := uint32(oNonblock)
+		if req == fioasync {
+			bit = 0o20000 // O_ASYNC
+		}
+		if load32(arg) != 0 {
+			f.flags |= bit
+		} else {
+			f.flags &^= bit
+		}
+		return 0
+	}
+	return -ENOTTY
+}
+
+// fcntl commands (include/uapi/asm-generic/fcntl.h, linux/fcntl.h).
+const (
+	fDupfd        = 0
+	fGetfd        = 1
+	fSetfd        = 2
+	fGetfl        = 3
+	fSetfl        = 4
+	fSetown       = 8
+	fGetown       = 9
+	fSetsig       = 10
+	fGetsig       = 11
+	fGetlk        = 5
+	fSetlk        = 6
+	fSetlkw       = 7
+	fSetownEx     = 15
+	fGetownEx     = 16
+	fOfdGetlk     = 36
+	fOfdSetlk     = 37
+	fOfdSetlkw    = 38
+	fDupfdCloexec = 1030
+	fSetpipeSz    = 1031
+	fGetpipeSz    = 1032
+	fdCloexecFlag = 1 // FD_CLOEXEC
+)
+
+// sysFcntl (fs/fcntl.c do_fcntl). The runtime checks fds 0-2 with F_GETFD at start-up, and a
+// wrong answer there is fatal (docs/runtime-contract.md §0 fact 8).
+func sysFcntl(fd int32, c int32, arg uint64) int64 {
+	f, fi := fdFile(fd)
+	if f == nil {
+		return -EBADF
+	}
+	argi := uint32(arg)
+	switch c {
+	case fDupfd, fDupfdCloexec:
+		if uint64(argi) >= rlimits[rlimitNofile][0] {
+			return -EINVAL
+		}
+		r := installFD(fi, int(min(argi, maxFDs)), c == fDupfdCloexec) // EMFILE past the table
+		if r >= 0 {
+			f.refs++
+		}
+		return r
+	case fGetfd:
+		if fdTable[fd].cloexec {
+			return fdCloexecFlag
+		}
+		return 0
+	case fSetfd:
+		fdTable[fd].cloexec = argi&fdCloexecFlag != 0
+		return 0
+	case fGetfl:
+		return int64(f.flags)
+	case fSetfl:
+		if argi&0o40000 != 0 { // O_DIRECT: no gmpos file supports it (FMODE_CAN_ODIRECT)
+			return -EINVAL
+		}
+		f.flags = argi&setflMask | f.flags&^setflMask
+		return 0
+	case fGetown:
+		return 0
+	case fSetown:
+		return 0
+	case fGetsig:
+		return 0
+	case fSetsig:
+		if argi > nSig {
+			return -EINVAL
+		}
+		return 0
+	case fGetownEx, fSetownEx:
+		// struct f_owner_ex {int type; pid_t pid}: no owner (F_OWNER_TID, 0).
+		if !userRange(uintptr(arg), 8, c == fGetownEx) {
+			return -EFAULT
+		}
+		if c == fGetownEx {
+			store64(uintptr(arg), 0)
+		} else if load32(uintptr(arg)) > 2 { // F_OWNER_TID, F_OWNER_PID, F_OWNER_PGRP
+			return -EINVAL
+		}
+		return 0
+	case fGetlk, fSetlk, fSetlkw, fOfdGetlk, fOfdSetlk, fOfdSetlkw:
+		return fcntlLock(c, uintptr(arg))
+	case fGetpipeSz, fSetpipeSz:
+		return -EBADF // not a pipe (pipe_fcntl: get_pipe_info fails)
+	}
+	return -EINVAL
+}
+
+// fcntlLock answers the record-lock commands (fs/locks.c) for a process that is alone: no lock is
+// ever held by anyone else, so F_GETLK reports F_UNLCK and every F_SETLK succeeds. struct flock:
+// l_type (short) at 0, l_whence at 2, then start, len, pid.
+func fcntlLock(c int32, p uintptr) int64 {
+	const fRdlck, fWrlck, fUnlck, flockSize = 0, 1, 2, 32
+	if !userRange(p, flockSize, false) {
+		return -EFAULT
+	}
+	typ := *(*int16)(ptr(p))
+	if typ != fRdlck && typ != fWrlck && typ != fUnlck {
+		return -EINVAL
+	}
+	if c == fGetlk || c == fOfdGetlk {
+		if !userRange(p, flockSize, true) {
+			return -EFAULT
+		}
+		store16(p, fUnlck)
+	}
+	return 0
+}
+
+// sysDup gives the open file behind oldfd the lowest free fd.
+func sysDup(oldfd int32) int64 {
+	f, fi := fdFile(oldfd)
+	if f == nil {
+		return -EBADF
+	}
+	r := installFD(fi, 0, false)
+	if r >= 0 {
+		f.refs++
+	}
+	return r
+}
+
+// sysDup2 is dup3 without flags, except that dup2(fd, fd) checks fd and returns it.
+func sysDup2(oldfd, newfd int32) int64 {
+	if oldfd == newfd {
+		if f, _ := fdFile(oldfd); f == nil {
+			return -EBADF
+		}
+		return int64(newfd)
+	}
+	return sysDup3(oldfd, newfd, 0)
+}
+
+// sysDup3 makes newfd refer to oldfd's open file, closing what newfd referred to (fs/file.c
+// ksys_dup3): flags other than O_CLOEXEC and oldfd == newfd are EINVAL, a newfd beyond
+// RLIMIT_NOFILE (newfd is unsigned there: negative ones too) is EBADF.
+func sysDup3(oldfd, newfd int32, flags int32) int64 {
+	if flags&^oCloexec != 0 || oldfd == newfd {
+		return -EINVAL
+	}
+	if uint32(newfd) >= uint32(fdLimit()) {
+		return -EBADF
+	}
+	f, fi := fdFile(oldfd)
+	if f == nil {
+		return -EBADF
+	}
+	f.refs++
+	if _, old := fdFile(newfd); old >= 0 {
+		fdTable[newfd] = fdSlot{}
+		putFile(old)
+	}
+	fdTable[newfd] = fdSlot{file: int16(fi + 1), cloexec: flags&oCloexec != 0}
+	return int64(newfd)
+}

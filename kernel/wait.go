@@ -1,0 +1,141 @@
+// Sleeping and waking: how a system call waits, and how it is ended.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import "gmpos/sched"
+
+// The kernel never blocks and is never preempted: a system call that must wait parks its thread
+// in the scheduler (block → sched.Park, the runtime's gopark), and the trap returns another
+// thread's frame. Whoever ends the wait — a futex wake, a timeout, an eventfd write, a device
+// interrupt, a signal — makes the thread runnable again (sched.Ready, the runtime's goready)
+// and decides how the system call ends:
+//
+//   - wakeThread(gp, ret): the call returns ret. The waker has done the call's work (epoll_wait
+//     collects events into the sleeper's buffer) or the wait itself was the work (futex, sleep).
+//   - wakeToRestart(gp): the call runs again from the start, as if just issued — the blocking
+//     read of an eventfd, which on its second run finds the counter non-zero. Linux gets the
+//     same effect with a loop around schedule() inside the call; here the loop goes through user
+//     mode (arch: Frame.RestartSyscall), which is also how Linux restarts calls after a signal.
+//
+// A timeout ends the wait with the kind's timeout result; a signal with EINTR.
+//
+// Every blocked thread is on the waiter list, so that wake-ups and timeouts scan the waiting
+// threads only, not the thread table. Protected by the BKL.
+
+type waitKind uint8
+
+const (
+	waitNone  waitKind = iota
+	waitFutex          // futex word waitObj, bitset waitArg (futex.go); timeout: ETIMEDOUT
+	waitSleep          // nanosleep, clock_nanosleep: the deadline is the point
+	waitEpoll          // epoll instance waitObj; buffer waitArg, max waitArg2 (epoll.go)
+	waitFile           // open file waitObj until one of the events waitArg (fd.go); restarts
+	waitIRQ            // the interrupt self-test (irq.go)
+)
+
+var waiters struct {
+	g [MaxThreads]sched.GID
+	n int
+}
+
+// block parks the running thread gp until a waker ends the wait, or the deadline (monotonic ns,
+// 0: none) passes. The caller's result is ignored: the waker sets it. trap's final schedule picks
+// another thread for this core.
+func block(t *Thread, gp sched.GID, cpu int, kind waitKind, deadline int64) {
+	t.wait = kind
+	t.deadline = deadline
+	S.Park(cpu)
+	waiters.g[waiters.n] = gp
+	waiters.n++
+}
+
+// blocked reports whether gp is parked in a system call.
+func blocked(gp sched.GID) bool {
+	return threads[gp].wait != waitNone && S.Status(gp) == sched.Gwaiting
+}
+
+// wakeThread ends gp's wait: its system call returns ret. Nothing if gp is not blocked.
+func wakeThread(gp sched.GID, ret int64, cpu int) {
+	if !blocked(gp) {
+		return
+	}
+	threads[gp].frame.SetSyscallResult(uint64(ret))
+	unblock(gp, cpu)
+}
+
+// wakeToRestart ends gp's wait by running its system call again.
+func wakeToRestart(gp sched.GID, cpu int) {
+	if !blocked(gp) {
+		return
+	}
+	threads[gp].frame.RestartSyscall()
+	unblock(gp, cpu)
+}
+
+// unblock takes gp off the waiter list and hands it to the scheduler (runnext of this core).
+func unblock(gp sched.GID, cpu int) {
+	for i := 0; i < waiters.n; i++ {
+		if waiters.g[i] == gp {
+			waiters.n--
+			waiters.g[i] = waiters.g[waiters.n]
+			break
+		}
+	}
+	t := &threads[gp]
+	if t.wait == waitEpoll || t.wait == waitFile {
+		putFile(int(t.waitObj)) // the reference the wait held
+	}
+	if t.restoreSigmask && int64(t.frame.SyscallResult()) != -EINTR {
+		t.sigmask, t.restoreSigmask = t.savedSigmask, false
+	}
+	t.wait = waitNone
+	t.deadline = 0
+	S.Ready(gp, cpu)
+}
+
+// expireTimeouts ends every wait whose deadline has passed (the timer interrupt, trap.go).
+func expireTimeouts(cpu int, now int64) {
+	for i := 0; i < waiters.n; {
+		gp := waiters.g[i]
+		t := &threads[gp]
+		if t.deadline == 0 || t.deadline > now {
+			i++
+			continue
+		}
+		switch t.wait {
+		case waitFutex:
+			wakeThread(gp, -ETIMEDOUT, cpu)
+		case waitIRQ:
+			irqTestTimeout(gp, cpu)
+		default: // sleeps, epoll: 0 (no events)
+			wakeThread(gp, 0, cpu)
+		}
+		if i < waiters.n && waiters.g[i] == gp {
+			i++ // still waiting (cannot happen: every waiter is blocked); do not spin on it
+		}
+		// Otherwise unblock swapped the last waiter into slot i: look at slot i again.
+	}
+}
+
+// nextDeadline is the earliest deadline of a waiting thread (0: none).
+func nextDeadline() int64 {
+	next := int64(0)
+	for i := 0; i < waiters.n; i++ {
+		if d := threads[waiters.g[i]].deadline; d != 0 && (next == 0 || d < next) {
+			next = d
+		}
+	}
+	return next
+}
+
+// interruptWait ends gp's wait because signal sig arrived for it (signal.go): with EINTR, or —
+// for a read or write waiting on a file, when the handler has SA_RESTART — by running the call
+// again after the handler (Linux: -ERESTARTSYS, which handle_signal turns into a restart).
+func interruptWait(gp sched.GID, sig int, cpu int) {
+	if threads[gp].wait == waitFile && sigactions[sig].flags&saRestart != 0 {
+		wakeToRestart(gp, cpu)
+		return
+	}
+	wakeThread(gp, -EINTR, cpu)
+}
