@@ -30,8 +30,6 @@ var knownDifferences = map[string]struct{ guest, why string }{
 		"no restartable sequences (glibc's optional per-thread area; Go never registers one): ENOSYS is Linux's own answer without CONFIG_RSEQ"},
 	"arch_prctl/ARCH_SET_GS,0": {"EPERM",
 		"the kernel keeps its per-CPU data behind GS and enters without SWAPGS, so there is no user GS base to set; Go on amd64 never sets GS"},
-	"rt_sigaction/handler-without-SA_RESTORER": {"EINVAL",
-		"there is no vDSO signal trampoline: a handler without SA_RESTORER could never return, so it is refused up front rather than crashing at delivery"},
 }
 
 // maxKnownFraction bounds the deliberate differences (issue "kernel/: draw the seams", item 9).
