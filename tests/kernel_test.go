@@ -244,3 +244,45 @@ func TestGuestSignalsMidComputation(t *testing.T) {
 	g.wantCode(t, 0)
 	g.wantStdout(t, "signals delivered during the loop: true; result identical: true\n")
 }
+
+// TestGuestIRQ drives a device interrupt through the whole path — the board's interrupt
+// controller (the PC's I/O APIC), the vector, the kernel's interrupt table, a handler — to a
+// thread the handler wakes: the RTC's periodic interrupt, which the program starts through
+// gmpos_info. On two cores the interrupt arrives on core 0 whichever core the waiter ran on.
+func TestGuestIRQ(t *testing.T) {
+	if native() {
+		t.Skip("the interrupt self-test is gmpos's")
+	}
+	for _, smp := range []int{1, 2} {
+		t.Run(strconv.Itoa(smp), func(t *testing.T) {
+			g := boot(t, pkg("irq"), opts{smp: smp})
+			g.wantCode(t, 0)
+			g.wantStdout(t, "waited for 64 interrupts: got 64 (errno 0)\n"+
+				"handler counted them on the line: true\n"+
+				"they took at least 63 periods: true\n"+
+				"another goroutine ran meanwhile: true\n"+
+				"a second concurrent test: resource temporarily unavailable\n"+
+				"again: got 8 (errno 0)\n")
+		})
+	}
+}
+
+// TestGuestFDOps: the semantics of fds and epoll behind the Go runtime's netpoller and the
+// os package — blocking and semaphore eventfds, dup sharing one open file, epoll's level,
+// edge-triggered and one-shot modes, a blocked epoll_wait woken from another thread, nested
+// instances, close removing an item. The same program natively prints the same lines.
+func TestGuestFDOps(t *testing.T) {
+	g := boot(t, pkg("fdops"), opts{})
+	g.wantCode(t, 0)
+	lines := strings.Split(strings.TrimSpace(g.stdout), "\n")
+	if len(lines) != 15 {
+		g.dump(t)
+		t.Fatalf("%d result lines, want 15", len(lines))
+	}
+	for _, l := range lines {
+		if !strings.HasSuffix(l, " true") {
+			g.dump(t)
+			t.Errorf("failed: %s", l)
+		}
+	}
+}
