@@ -86,7 +86,7 @@ func (s *Sched) CheckInvariants() error {
 				return ErrGQueuedWrong
 			}
 		}
-		if s.Status(GID(gp)) != Gidle {
+		if st := s.Status(GID(gp)); st != Gidle && st != Gdead {
 			live++
 		}
 	}

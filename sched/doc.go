@@ -46,8 +46,9 @@
 //
 //   - A Grunnable G is on exactly one queue: one P's runnext or LRQ, the
 //     GRQ, or one P's policy list (or in the middle of a steal between two
-//     rings). A Grunning G is curg of exactly one P and on no queue. Gwaiting
-//     and Gidle Gs are on no run queue; Gidle Gs are on gFree.
+//     rings). A Grunning G is curg of exactly one P and on no queue. Gwaiting,
+//     Gdead and Gidle Gs are on no run queue; Gidle Gs are on gFree; Gdead Gs
+//     are between gfget and NewG/StartG or between Exit and gfput.
 //   - Only the owner P writes runqtail and CASes runnext from 0 to a G.
 //   - nmspinning equals the number of Ps with spinning set plus the parked
 //     Ps claimed by a waker that have not resumed yet (see unpark).

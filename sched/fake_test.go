@@ -119,7 +119,7 @@ func checkInvariants(t testing.TB, s *Sched) {
 				t.Fatalf("G %d is %v but queued", gp, st)
 			}
 		}
-		if st != Gidle {
+		if st != Gidle && st != Gdead {
 			live++
 		}
 	}

@@ -31,7 +31,9 @@ const (
 	// Gwaiting: blocked (park); on no run queue. Only Ready or the Poller
 	// make it runnable again.
 	Gwaiting
-	// Gdead: exited; the slot returns to the free list (Gidle) at once.
+	// Gdead: off the free list but not a live G: being set up (between gfget
+	// and NewG, as the runtime's newproc1 keeps a new g _Gdead) or exited
+	// (between Exit and gfput). On no queue, not counted in Live.
 	Gdead
 )
 

@@ -222,8 +222,13 @@ func (s *Sched) Tick(pid int, now int64) bool {
 	return s.policy.Tick(s, pid, gp, now, pp.sliceStart, now-s.allg[gp].runStart)
 }
 
-// gfget takes a free G slot. Mirrors gfget (one global free list instead
-// of per-P caches: Gs are created far less often than goroutines).
+// gfget takes a free G slot and leaves it Gdead — off the free list, on no
+// queue, not yet live — for the caller to set up and then make Gwaiting
+// (NewG) or Grunnable (StartG): the runtime's newproc1 keeps a new g _Gdead
+// until it is ready to run, for the same reason. (It used to hand the slot
+// out Grunnable while it sat on no queue, against invariant 1.) Mirrors gfget
+// (one global free list instead of per-P caches: Gs are created far less
+// often than goroutines).
 func (s *Sched) gfget() GID {
 	s.gFreeLock.lock()
 	gp := s.listPop(&s.gFree)
@@ -231,7 +236,7 @@ func (s *Sched) gfget() GID {
 	if gp == 0 {
 		return 0
 	}
-	if !s.allg[gp].status.CompareAndSwap(uint32(Gidle), uint32(Grunnable)) {
+	if !s.allg[gp].status.CompareAndSwap(uint32(Gidle), uint32(Gdead)) {
 		throw("gfget: free G not idle")
 	}
 	for {

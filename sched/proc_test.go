@@ -87,6 +87,25 @@ func TestLifecycle(t *testing.T) {
 	checkInvariants(t, s)
 }
 
+// TestGfgetStatus: a slot just taken off the free list is on no queue, so it must not be
+// Grunnable (invariant 1); NewG then makes it Gwaiting, StartG Grunnable on a queue.
+func TestGfgetStatus(t *testing.T) {
+	s, _ := newTestSched(t, 1, "gmp")
+	gp := s.gfget()
+	if st := s.Status(gp); st == Grunnable || st == Gidle {
+		t.Fatalf("gfget left the slot %v", st)
+	}
+	checkInvariants(t, s)
+	s.gfput(gp)
+	gp = s.NewG(0, 0)
+	if s.Status(gp) != Gwaiting || s.Live() != 1 {
+		t.Fatalf("NewG: status %v, live %d", s.Status(gp), s.Live())
+	}
+	checkInvariants(t, s)
+	s.StartG(gp, 0)
+	checkInvariants(t, s)
+}
+
 func TestGTableFull(t *testing.T) {
 	s, _ := newTestSched(t, 1, "global")
 	for i := 1; i < MaxG; i++ {
