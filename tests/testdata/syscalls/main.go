@@ -9,7 +9,10 @@ import (
 	"unsafe"
 )
 
-const sysGetrandom = 318 // not in the frozen syscall package table
+const (
+	sysGetrandom = 318    // not in the frozen syscall package table
+	sysGmposInfo = 0x6d70 // gmpos's own system call
+)
 
 func check(name string, errno syscall.Errno, want syscall.Errno) {
 	fmt.Printf("%-32s %-28v ok=%v\n", name, errno, errno == want)
@@ -59,6 +62,13 @@ func main() {
 		}
 	}
 	fmt.Printf("getrandom filled %d bytes, %v non-zero\n", n, nonzero > 32)
+	// gmpos_info with a count whose n*8 wraps to a small number: it once passed the user-range
+	// check and made the kernel write past the buffer into non-canonical addresses (#GP, exit
+	// 101).
+	for _, req := range []uintptr{2, 5, 7} {
+		_, _, e = syscall.Syscall(sysGmposInfo, req, p, 1<<61)
+		check(fmt.Sprintf("gmpos_info(%d, n=1<<61)", req), e, syscall.EFAULT)
+	}
 	// An unimplemented system call: ENOSYS each time, logged once by name.
 	for i := 0; i < 3; i++ {
 		_, _, e = syscall.Syscall(syscall.SYS_ACCT, 0, 0, 0)
