@@ -1,59 +1,123 @@
 // Package kernel is the gmpos kernel. Linked into an ordinary Go program (the runner injects
 // import _ "gmpos/kernel"), it boots the machine and then plays Linux for the Go runtime: the
 // program's threads — the runtime's Ms — are the kernel's schedulable entities, the Gs of package
-// sched, and every system call the runtime makes is answered here.
+// sched, and every system call the runtime makes is answered here, as docs/runtime-contract.md
+// describes.
 //
-// # Boot path
+// # Concepts
 //
-//	QEMU -kernel (multiboot)  → arch/amd64 entry32   32-bit protected mode, paging off
-//	                          → entry64              long mode on an early identity map, SSE on
-//	                          → kmain (arch)         serial ports, GDT/TSS/IDT, SYSCALL MSRs
-//	                          → kernelMain (here)    memory (mm), clock, LAPIC timer, scheduler,
-//	                                                 the first thread and its process image
-//	                          → _rt0_amd64_linux     the Go runtime starts, at CPL 3
+//   - Thread: a kernel-schedulable context (Linux's task, the runtime's M), thread i being sched
+//     G i (thread.go). Its state is the G's status in the scheduler.
+//   - Trap: the one way into the kernel after boot — an interrupt, an exception or a system call —
+//     and the frame of registers it saved (arch.Frame).
+//   - Wait: a system call that cannot finish parks its thread (block); a waker ends it with a
+//     result or by running the call again (wait.go).
+//   - File: an open file description; fds refer to files, and each kind of file implements
+//     fileOps (fd.go).
+//   - Line: a device interrupt line with a registered handler (irq.go).
+//
+// # Seams
+//
+// The portable files name no CPU and no board (TestPortableFiles checks it):
+//
+//	gmpos/kernel/arch     the CPU contract (its doc.go): traps and frames, FPU state, the
+//	                      per-core timer and IPIs, TLB and page-table root, starting cores;
+//	                      arch_amd64.go selects gmpos/kernel/arch/amd64
+//	Board (board.go)      the machine around the CPU: the loader's hand-off, processors,
+//	                      console, reference and wall clocks, device interrupt routing, exit;
+//	                      board_pc.go selects gmpos/kernel/board/pc
+//	abi_<arch>.go         the Linux ABI of the architecture: system-call registers, clone's
+//	                      argument order, struct stat, epoll_event, the signal frame, auxv,
+//	                      uname's machine, MINSIGSTKSZ, arch-only calls (arch_prctl)
+//	zsysnum_<arch>.go     the architecture's system-call numbers, generated (mksysnum.go)
+//	kernel/mm             memory: frames, page tables (pte_<arch>.go), VMAs, demand paging
 //
 // # The one entry point
 //
-// After boot the kernel only ever runs inside trap (trap.go): an interrupt, an exception or a
-// SYSCALL instruction saved the thread's registers in a Frame on this core's kernel stack, and
-// trap returns the Frame to resume — the same thread, another one (the scheduler's choice), or
-// nil to halt the core until the next interrupt. The kernel never blocks and is never preempted:
-// a system call that must wait parks its thread (block → sched.Park) and another thread's frame is
-// returned; the waker (futex wake, timer tick, eventfd write, signal) makes it runnable again
-// (wakeThread → sched.Ready) with the system call's result stored in its frame.
+// After boot the kernel only ever runs inside trap (trap.go). The architecture saved the
+// interrupted thread's registers in a frame on this core's kernel stack; trap handles the event
+// and returns the frame to resume — the same thread, another one (the scheduler's choice), or nil
+// to halt the core until the next interrupt. The kernel never blocks and is never preempted.
 //
-// # Rules for code in this package (trap context)
+// # Contexts
 //
-// Everything here runs either before the Go runtime exists (kernelMain) or in trap context: on a
-// kernel stack of 32 KiB with interrupts off, under the per-CPU kernel g (arch/amd64 cpu.go), with
-// no P. Therefore:
+//   - boot: kernelMain (main.go) and apMain (smp.go), before the Go runtime exists: static data
+//     only, nothing may rely on package init().
+//   - trap: everything under trap — system calls, faults, the timer — with interrupts off, under
+//     the BKL, on a 32 KiB kernel stack, under the per-CPU kernel g (kernel/arch/amd64 cpu.go),
+//     with no P.
+//   - interrupt: a device interrupt's handler (irq.go): trap context, and moreover short — it
+//     acknowledges the device, records, wakes; nothing else.
+//   - report: the kernel fault report (fault.go) runs whatever the kernel was doing: no lock at
+//     all, not even the BKL.
+//
+// Rules for all of them:
 //   - no heap allocation: no fmt/strconv (klog.go formats by hand), no append to nil, no
-//     interface conversions of non-pointer values, no closures that escape, no maps;
+//     interface conversions of non-pointer values, no closures that escape, no maps, no interface
+//     calls with stack buffers (the compiler must assume they escape: the Board is called through
+//     its concrete type);
 //   - no write barriers: kernel tables hold GIDs, indices and uintptrs, never Go pointers that a
-//     store into a global could publish while the GC runs;
+//     store into a global could publish while the runtime's GC runs (the only pointer stores —
+//     the IRQ table's handlers — happen at boot);
 //   - no stack growth: the kernel g's stackguard is 0, an overflow hits the guard page (→ #DF →
 //     report); keep frames small (well under a page);
-//   - no package init() may be relied on: all tables are statically initialised;
-//   - user memory is touched only after mm.Space.UserRange has checked (and pre-faulted) it;
-//     bad pointers give EFAULT, never a kernel fault.
+//   - user memory is touched only after userRange/userArray has checked (and pre-faulted) it
+//     (util.go); bad pointers give EFAULT, never a kernel fault.
 //
-// # Cores and locks
+// # Ownership
 //
-// Every core is an M with its own P (smp.go). The kernel is serialised by one big kernel lock
-// taken at the top of trap: lock order BKL → the scheduler's locks (sched/doc.go) → the mm lock
-// (kernel/mm/doc.go) → the console. Two paths never take it: a TLB-shootdown IPI (its sender holds
-// the BKL and waits for the acknowledgement) and an exception in kernel mode (the faulting core may
-// hold it; the report needs no lock). Splitting the BKL (futex table, thread table, fds, mm) is the
-// natural next step.
+// The words of sched/doc.go: "protected by the BKL" (most kernel data: the thread table, the fd
+// table and open files, epoll, futex waiters, signal state, the IRQ table's counts); "owned by
+// the core" (cpuState's fields, written only by that core); "atomic" (bkl, smpGo,
+// cpuState.flushReq); "immutable after boot" (clock, bootTimes, ncpu, processID, imageText, the
+// board's hand-off). Each global says which.
+//
+// # Lock order
+//
+//	BKL (smp.go)                 taken at the top of trap, released on the way out
+//	  → sched's locks            sched/doc.go, "Lock order"
+//	    → the mm lock            kernel/mm/doc.go; a leaf
+//
+// The console has no lock: only the BKL holder writes to it, and the fault report, which writes
+// regardless. Two paths never take the BKL: a TLB-shootdown IPI (its sender holds the BKL and
+// waits for the acknowledgement) and an exception or system call in kernel mode (the faulting
+// core may hold it). Splitting the BKL (futexes, threads, fds, mm) is the natural next step.
+//
+// # Invariants
+//
+//   - A thread is blocked (wait != waitNone) exactly when its G is Gwaiting and it is on the
+//     waiter list; only unblock takes it off.
+//   - A blocked thread's system-call result is written by its waker, never by the call itself.
+//   - An open file's refs counts the fds that refer to it plus the waits that hold it; it is
+//     released (kind's release, epoll items removed) when refs reaches 0.
+//   - An epoll item is on its instance's ready list at most once (onReady).
 //
 // # Files
 //
-// main.go boot sequence; trap.go dispatch, scheduling on the way out, timeouts; syscall.go the
-// system-call table (sysnum.go numbers, zsysnames_amd64.go names for the unknown-syscall log);
-// sys_*.go the calls by family; signal.go delivery and rt_sigreturn with Linux's rt_sigframe
-// layout; epoll.go the netpoller's epoll/eventfd; thread.go the thread table; clock.go
-// CLOCK_MONOTONIC/REALTIME; stack.go the initial process image; fault.go the kernel fault report;
-// cmdline.go and multiboot.go the loader's inputs; acpi.go the processor count; smp.go the
-// big kernel lock, TLB shootdowns and application-processor start-up; timer.go the one-shot timer;
-// klog.go allocation-free output.
+// main.go boot; trap.go dispatch and the way out; wait.go blocking and waking; futex.go;
+// timer.go the one-shot timer; clock.go; smp.go the BKL, shootdowns, the other cores;
+// percpu.go; platform.go sched.Platform; thread.go; signal.go delivery and rt_sigreturn;
+// syscall.go the table; sys_*.go the calls by family; fd.go the fd table and fileOps;
+// fd_console.go, fd_eventfd.go, epoll.go the kinds; irq.go the interrupt table and its
+// self-test; stack.go the initial process image; fault.go the fault report; cmdline.go,
+// klog.go, trace.go, util.go (user memory), errno.go; board.go the Board contract; abi_amd64.go,
+// board_pc.go, zsysnum_amd64.go (mksysnum.go) for x86-64 and the PC.
+//
+// # Cross-reading (Linux)
+//
+//	trap, syscall         arch/x86/entry/common.c do_syscall_64, kernel/entry/common.c
+//	block, wakeThread     kernel/sched/core.c schedule(), try_to_wake_up()
+//	wakeToRestart         kernel/signal.c + arch/x86/kernel/signal.c: -ERESTARTSYS
+//	sysFutex              kernel/futex/{syscalls,waitwake,requeue}.c
+//	deliverSignal         arch/x86/kernel/signal.c get_sigframe, signal_64.c
+//	fd table, file        fs/file.c, include/linux/fs.h struct file, file_operations
+//	epoll                 fs/eventpoll.c (ep_insert, ep_poll_callback, ep_send_events)
+//	eventfd               fs/eventfd.c
+//	irqRegister           kernel/irq/manage.c request_irq
+//	kernelFault           arch/x86/kernel/dumpstack.c __die
+//
+// # References
+//
+// docs/runtime-contract.md (what the runtime expects), docs/contract.md (runner ↔ kernel),
+// Linux man-pages (2) for each call, the Linux sources cited at each function.
 package kernel

@@ -127,3 +127,37 @@ func nonPortable(t *testing.T, p string) []string {
 	})
 	return problems
 }
+
+// TestNosplitSaysWhy: every //go:nosplit in the kernel explains itself in the comment above it
+// ("nosplit: ..."): the kernel g's stack guard is 0, so the directive is never needed for the
+// usual reason, and one without a reason is a mistake waiting to be copied.
+func TestNosplitSaysWhy(t *testing.T) {
+	err := filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		lines := strings.Split(string(src), "\n")
+		for i, l := range lines {
+			if strings.TrimSpace(l) != "//go:nosplit" {
+				continue
+			}
+			ok := false
+			for j := i - 1; j >= 0 && strings.HasPrefix(strings.TrimSpace(lines[j]), "//"); j-- {
+				if strings.Contains(lines[j], "nosplit:") {
+					ok = true
+				}
+			}
+			if !ok {
+				t.Errorf("%s:%d: //go:nosplit without a \"nosplit: why\" comment above it", p, i+1)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -5,9 +5,10 @@ import "unsafe"
 // MaxCPU bounds the number of cores (Ms) the kernel brings up.
 const MaxCPU = 16
 
-// Sizes of the Go 1.26 runtime's g and m structures (generated go_asm.h of go1.26.8, see
-// docs/runtime-contract.md §2.3; runtime_layout_test.go checks them against the installed Go). The kernel g/m below only need to be at least this big
-// and to have the few fields the runtime's assembly reads on the kernel's behalf.
+// Sizes of the Go 1.26 runtime's g and m structures (generated go_asm.h of go1.26.8; see
+// docs/runtime-contract.md §2.3). The kernel g and m below have exactly these sizes and the few
+// fields the runtime's code reads on the kernel's behalf; runtime_layout_test.go fails when the
+// installed Go's structures differ.
 const (
 	runtimeGSize = 456
 	runtimeMSize = 1824
@@ -40,8 +41,9 @@ type kernelM struct {
 }
 
 // CPU is one core's kernel state. GS base holds its address on that core from boot on: Go never
-// touches GS on linux/amd64 (docs/runtime-contract.md §2.1), so the kernel needs no SWAPGS. Assembly reads the
-// fields through the offsets in go_asm.h (CPU_kstackTop, ...), so keep them uintptr-sized and plain.
+// touches GS on linux/amd64 (docs/runtime-contract.md §2.1), so the kernel needs no SWAPGS.
+// Assembly reads the fields through the offsets in go_asm.h (CPU_kstackTop, ...), so keep them
+// uintptr-sized and plain.
 type CPU struct {
 	self      uintptr // address of this CPU, for GS-relative loads of the whole struct
 	kstackTop uintptr // top of the kernel stack: TSS.RSP0 and the SYSCALL stack

@@ -50,8 +50,6 @@ func NewUserFrame(pc, sp uintptr) Frame {
 }
 
 // FromUser reports whether the frame was interrupted at CPL 3.
-//
-//go:nosplit
 func (f *Frame) FromUser() bool { return f.CS&3 == 3 }
 
 // PC and StackPointer are the interrupted instruction and stack pointers; SetPC and

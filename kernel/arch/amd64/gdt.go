@@ -44,6 +44,10 @@ func (d *descPtr) set(base uintptr, limit int) {
 
 var gdtPtrs [MaxCPU]descPtr
 
+// setTSSWord64 stores a 64-bit TSS field at a 4-byte-aligned offset.
+//
+// nosplit: Enter calls it (through setRSP0) while it switches stacks; see Enter.
+//
 //go:nosplit
 func setTSSWord64(t *tss, off int, v uint64) {
 	t[off/4] = uint32(v)
@@ -79,6 +83,8 @@ func loadGDT(id int) {
 }
 
 // setRSP0 changes the stack the CPU switches to on an interrupt from CPL 3.
+//
+// nosplit: Enter calls it while it switches stacks; see Enter.
 //
 //go:nosplit
 func setRSP0(id int, top uintptr) { setTSSWord64(&tsss[id], 4, uint64(top)) }

@@ -6,10 +6,6 @@ package amd64
 // Cycles reads the time-stamp counter (RDTSC after LFENCE, so that it is not read early: SDM
 // Vol. 2B RDTSC). The kernel's clock is built on it; with -cpu max QEMU reports an invariant TSC
 // (CPUID 80000007H:EDX[8]), constant-rate across cores.
-//
-// nosplit: the kernel's clock (nanotime) and lock (bklLock) are nosplit and call it.
-//
-//go:nosplit
 func Cycles() uint64 { return rdtsc() }
 
 // Halt waits for the next interrupt with interrupts as they are (HLT). With interrupts disabled

@@ -15,8 +15,4 @@ func FlushPage(va uintptr) { invlpg(va) }
 
 // FlushAll invalidates this core's non-global TLB entries by reloading CR3. User pages are never
 // global (kernel/mm), so this drops every user translation.
-//
-// nosplit: the kernel's lock spin loop acknowledges shootdowns with it (kernel/smp.go).
-//
-//go:nosplit
 func FlushAll() { writeCR3(readCR3()) }

@@ -90,14 +90,10 @@ func apMain(cpu int) {
 }
 
 // Pause is the spin-wait hint (PAUSE; SDM Vol. 2B): it tells a hyperthreaded core, or QEMU, that
-// this is a spin loop. nosplit: the kernel's lock spins with it (kernel/smp.go, bklLock).
-//
-//go:nosplit
+// this is a spin loop.
 func Pause() { pause() }
 
 // addr turns an address that is not a Go object (the early identity map, an FXSAVE area in a
 // kernel table) into a pointer; the double conversion keeps go vet's unsafeptr check quiet about
-// the deliberate integer → pointer cast. nosplit: called from nosplit code.
-//
-//go:nosplit
+// the deliberate integer → pointer cast.
 func addr(a uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&a)) }

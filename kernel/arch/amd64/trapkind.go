@@ -77,8 +77,6 @@ const (
 
 // Trap classifies the frame: the kind of entry and, for an IPI, its kind, for a device
 // interrupt, its line.
-//
-//go:nosplit
 func (f *Frame) Trap() (TrapKind, int) {
 	v := f.Vector
 	switch {
