@@ -41,7 +41,7 @@ func TestNoAllocations(t *testing.T) {
 		Space.Munmap(base, PageSize)
 	})
 	check("Map+Lookup+Unmap", func() {
-		Kernel.Map(va, 0x300000, PTEUser)
+		Kernel.Map(va, 0x300000, AttrUser)
 		Kernel.Lookup(va)
 		Kernel.Unmap(va)
 		va += PageSize
@@ -85,10 +85,10 @@ func BenchmarkFault(b *testing.B) {
 func BenchmarkMapUnmap(b *testing.B) {
 	boot(b, testRAM)
 	const va = 0x2000_0000_0000
-	Kernel.Map(va, 0x300000, PTEUser)
+	Kernel.Map(va, 0x300000, AttrUser)
 	Kernel.Unmap(va)
 	for b.Loop() {
-		Kernel.Map(va, 0x300000, PTEUser|PTEWrite)
+		Kernel.Map(va, 0x300000, AttrUser|AttrWrite)
 		Kernel.Unmap(va)
 	}
 	benchLine(b, "mm_map_unmap_4k")

@@ -113,7 +113,7 @@ func TestFaultCodes(t *testing.T) {
 		{"nil write", 0xff8, true, false, true, false, SEGV_MAPERR},
 		{"hole", base + 4*PageSize, false, false, true, false, SEGV_MAPERR},
 		{"kernel half from user", DirectMapBase + 0x1000, false, false, true, false, SEGV_MAPERR},
-		{"non-canonical", 0x8000_0000_0000, false, false, true, false, SEGV_MAPERR},
+		{"beyond user space", UserEnd, false, false, true, false, SEGV_MAPERR},
 		{"read RW", rw + 8, false, false, true, true, 0},
 		{"write RW", rw + 8, true, false, true, true, 0},
 		{"exec RW", rw, false, true, true, false, SEGV_ACCERR},
@@ -139,7 +139,7 @@ func TestFaultCodes(t *testing.T) {
 	}{{rw, true, false}, {ro, false, false}, {rx, false, true}}
 	for _, c := range checks {
 		_, fl, ok := Space.PT.Lookup(c.va)
-		if !ok || fl&PTEUser == 0 || fl&PTEOwned == 0 || (fl&PTEWrite != 0) != c.write || (fl&PTENoExec == 0) != c.exec {
+		if !ok || !fl.UserAccessible() || fl&AttrOwned == 0 || fl.Writable() != c.write || fl.Executable() != c.exec {
 			t.Errorf("%#x: flags %#x ok %v", c.va, fl, ok)
 		}
 	}
@@ -162,7 +162,7 @@ func TestWXFlip(t *testing.T) {
 			t.Fatalf("fault w=%v x=%v: code %d", write, exec, code)
 		}
 		_, fl, _ := Space.PT.Lookup(va)
-		if (fl&PTEWrite != 0) != wantW || (fl&PTENoExec == 0) != wantX {
+		if fl.Writable() != wantW || fl.Executable() != wantX {
 			t.Fatalf("after w=%v x=%v flags %#x", write, exec, fl)
 		}
 	}
@@ -190,7 +190,7 @@ func TestUserRange(t *testing.T) {
 		t.Fatalf("pre-faulted %d pages, want 3", got)
 	}
 	for i := uintptr(0); i < 3; i++ {
-		if _, fl, ok := Space.PT.Lookup(base + i*PageSize); !ok || fl&PTEWrite == 0 {
+		if _, fl, ok := Space.PT.Lookup(base + i*PageSize); !ok || !fl.Writable() {
 			t.Fatalf("page %d not pre-faulted writable", i)
 		}
 	}
@@ -362,7 +362,7 @@ func TestMapPopulate(t *testing.T) {
 		t.Fatalf("MAP_POPULATE faulted %d pages, want 4", got)
 	}
 	for va := a; va < a+4*PageSize; va += PageSize {
-		if _, fl, ok := Space.PT.Lookup(va); !ok || fl&PTEWrite == 0 {
+		if _, fl, ok := Space.PT.Lookup(va); !ok || !fl.Writable() {
 			t.Fatalf("%#x not populated writable", va)
 		}
 	}

@@ -30,13 +30,13 @@ func TestBuildKernelSpaceImageWX(t *testing.T) {
 			if !ok || pa != va {
 				t.Fatalf("%#x: identity mapping missing (pa %#x ok %v)", va, pa, ok)
 			}
-			if fl&PTEUser == 0 || fl&PTEGlobal != 0 || fl&PTEOwned != 0 {
+			if !fl.UserAccessible() || fl&AttrGlobal != 0 || fl&AttrOwned != 0 {
 				t.Errorf("%#x: flags %#x want user, non-global, not owned", va, fl)
 			}
-			if (fl&PTEWrite != 0) != c.write || (fl&PTENoExec == 0) != c.exec {
+			if fl.Writable() != c.write || fl.Executable() != c.exec {
 				t.Errorf("%#x: flags %#x, want write=%v exec=%v", va, fl, c.write, c.exec)
 			}
-			if fl&PTEWrite != 0 && fl&PTENoExec == 0 {
+			if fl.Writable() && fl.Executable() {
 				t.Errorf("%#x: W+X", va)
 			}
 		}
@@ -69,7 +69,7 @@ func TestBuildKernelSpaceDirectMap(t *testing.T) {
 		if !ok || got != pa {
 			t.Fatalf("direct map %#x → %#x %v", pa, got, ok)
 		}
-		if fl&PTEHuge == 0 || fl&PTEUser != 0 || fl&PTENoExec == 0 || fl&PTEWrite == 0 || fl&PTEGlobal == 0 {
+		if fl&AttrHuge == 0 || fl.UserAccessible() || fl.Executable() || !fl.Writable() || fl&AttrGlobal == 0 {
 			t.Fatalf("direct map %#x flags %#x", pa, fl)
 		}
 	}
@@ -94,7 +94,7 @@ func TestBuildKernelSpaceRejects(t *testing.T) {
 	for _, img := range [][]Segment{
 		{{Vaddr: 0, Memsz: 0x2000, Flags: PF_R | PF_X}},                                                             // covers page 0
 		{{Vaddr: 0x100000, Memsz: 0x1000, Flags: PF_R | PF_W | PF_X}},                                               // W+X segment
-		{{Vaddr: 0x7fff_ffff_f000, Memsz: 0x2000, Flags: PF_R}},                                                     // beyond user space
+		{{Vaddr: UserEnd, Memsz: 0x2000, Flags: PF_R}},                                                              // beyond user space
 		{{Vaddr: 0x100000, Memsz: 0x1800, Flags: PF_R | PF_X}, {Vaddr: 0x101800, Memsz: 0x800, Flags: PF_R | PF_W}}, // shared page becomes W+X
 	} {
 		Init(testRAM)
@@ -111,7 +111,7 @@ func TestBuildKernelSpaceRejects(t *testing.T) {
 	if err != OK {
 		t.Fatal(err)
 	}
-	if _, fl, _ := pt.Lookup(0x101000); fl&PTENoExec != 0 {
+	if _, fl, _ := pt.Lookup(0x101000); !fl.Executable() {
 		t.Fatalf("shared page flags %#x: want executable", fl)
 	}
 	// Out of frames.
@@ -138,7 +138,7 @@ func TestMapKernelStackGuard(t *testing.T) {
 	for _, top := range []uintptr{top0, top1} {
 		for va := top - KernelStackSize; va < top; va += PageSize {
 			_, fl, ok := Kernel.Lookup(va)
-			if !ok || fl&PTEUser != 0 || fl&PTEWrite == 0 || fl&PTENoExec == 0 {
+			if !ok || fl.UserAccessible() || !fl.Writable() || fl.Executable() {
 				t.Fatalf("stack page %#x: ok=%v flags %#x", va, ok, fl)
 			}
 		}

@@ -226,7 +226,7 @@ func (as *AddressSpace) Mprotect(addr, length uintptr, prot uint32) Errno {
 }
 
 // dropPages unmaps every present page in [start, end), frees the frames the
-// allocator owns (PTEOwned) and invalidates the TLB. It returns the number of
+// allocator owns (AttrOwned) and invalidates the TLB. It returns the number of
 // pages dropped. mm lock held.
 //
 // SMP: frames must only be freed after the shootdown completes; with one
@@ -244,7 +244,7 @@ func (as *AddressSpace) dropPages(start, end uintptr) uintptr {
 		if n < flushRangeLimit {
 			flushPage(p)
 		}
-		if v&PTEOwned != 0 {
+		if v.attr()&AttrOwned != 0 {
 			freeFrame(v.Addr())
 		}
 		n++
@@ -265,15 +265,7 @@ func (as *AddressSpace) reprotect(start, end uintptr, prot uint32) {
 			break
 		}
 		v := PTE(load64(e))
-		if prot == PROT_NONE {
-			// Keep the frame (the data must survive a later
-			// mprotect back to RW) but make it inaccessible: a
-			// present entry with U/S=0 faults from CPL3, and
-			// HandleFault reports ACCERR from the VMA.
-			store64(e, uint64(PTE(v.Addr())|v&PTEOwned|PTEPresent|PTENoExec))
-		} else {
-			store64(e, uint64(PTE(v.Addr())|v&PTEOwned|PTEPresent|leafFlags(prot, false)))
-		}
+		store64(e, uint64(pteLeaf(v.Addr(), leafAttr(prot, false)|v.attr()&AttrOwned)))
 		if n < flushRangeLimit {
 			flushPage(p)
 		}
@@ -285,18 +277,22 @@ func (as *AddressSpace) reprotect(start, end uintptr, prot uint32) {
 	}
 }
 
-// leafFlags maps PROT_ bits to user leaf flags under W^X: a mapping that is
-// both writable and executable is installed writable+NX, and switched to
-// read+exec when an instruction fetch faults on it (see fault).
-func leafFlags(prot uint32, forExec bool) PTE {
-	f := PTEUser
+// leafAttr maps PROT_ bits to the attributes of a present user page, under
+// W^X: a mapping that is both writable and executable is installed writable
+// and not executable, and switched to read+exec when an instruction fetch
+// faults on it (see fault).
+//
+// PROT_NONE keeps the frame (the data must survive a later mprotect back to
+// RW) but makes the page inaccessible: a present supervisor-only entry
+// faults from user mode, and HandleFault reports SEGV_ACCERR from the VMA.
+func leafAttr(prot uint32, forExec bool) Attr {
 	switch {
+	case prot == PROT_NONE:
+		return 0
 	case prot&PROT_EXEC != 0 && (forExec || prot&PROT_WRITE == 0):
-		// executable, therefore not writable
+		return AttrUser | AttrExec // executable, therefore not writable
 	case prot&PROT_WRITE != 0:
-		f |= PTEWrite | PTENoExec
-	default:
-		f |= PTENoExec
+		return AttrUser | AttrWrite
 	}
-	return f
+	return AttrUser
 }

@@ -29,7 +29,7 @@ func TestMmapPlacement(t *testing.T) {
 		{"hint overlapping the image refused", 0x100000, PageSize, 0},
 		{"hint overlapping a mapping refused", 0x1000_0000_0000 + mb, PageSize, 0},
 		{"hint below MinAddr refused", 0x1000, PageSize, 0},
-		{"hint beyond user space refused", 0x8000_0000_0000, PageSize, 0},
+		{"hint beyond user space refused", UserEnd, PageSize, 0},
 		{"hint reaching past UserEnd refused", UserEnd - PageSize, 2 * PageSize, 0},
 	}
 	for _, c := range cases {
@@ -82,7 +82,7 @@ func TestMmapErrors(t *testing.T) {
 		{"fixed below MinAddr", 0x1000, PageSize, rw, anon | MAP_FIXED, -1, 0, EPERM},
 		{"fixed over the image", 0x104000, PageSize, rw, anon | MAP_FIXED, -1, 0, EPERM},
 		{"fixed past UserEnd", UserEnd - PageSize, 2 * PageSize, rw, anon | MAP_FIXED, -1, 0, ENOMEM},
-		{"fixed non-canonical", 0xffff_8000_0000_0000, PageSize, rw, anon | MAP_FIXED, -1, 0, ENOMEM},
+		{"fixed in the kernel half", DirectMapBase, PageSize, rw, anon | MAP_FIXED, -1, 0, ENOMEM},
 		{"noreplace over the image", 0x100000, PageSize, rw, anon | MAP_FIXED_NOREPLACE, -1, 0, EEXIST},
 	}
 	n := Space.NumVMAs()
@@ -198,7 +198,7 @@ func TestMunmap(t *testing.T) {
 		{base + 1, PageSize, EINVAL},
 		{base, 0, EINVAL},
 		{UserEnd, PageSize, EINVAL},
-		{0xffff_8000_0000_0000, PageSize, EINVAL},
+		{DirectMapBase, PageSize, EINVAL},
 		{0x100000, PageSize, EPERM}, // the image is sealed
 		{0x5000_0000_0000, PageSize, OK},
 	} {
@@ -219,7 +219,7 @@ func TestMprotect(t *testing.T) {
 	if err := Space.Mprotect(base+PageSize, PageSize, PROT_READ); err != OK {
 		t.Fatal(err)
 	}
-	if _, fl, _ := Space.PT.Lookup(base + PageSize); fl&PTEWrite != 0 {
+	if _, fl, _ := Space.PT.Lookup(base + PageSize); fl.Writable() {
 		t.Fatal("present page still writable after mprotect(PROT_READ)")
 	}
 	if _, ok, code := access(&Space, base+PageSize, true, 1); ok || code != SEGV_ACCERR {

@@ -13,8 +13,8 @@ package mm
 // (SDM Vol. 3A §11.12.3, Table 11-12), as device registers require
 // (§11.3: no speculative reads, no write combining).
 
-// mmioFlags: supervisor, RW, NX, global, strong uncacheable.
-const mmioFlags = PTEWrite | PTENoExec | PTEGlobal | PTECacheDisable | PTEWriteThrough
+// mmioAttr: supervisor, RW, NX, global, strong uncacheable.
+const mmioAttr = AttrWrite | AttrGlobal | AttrDevice
 
 // MapMMIO maps the physical range [pa, pa+size) (rounded out to pages) into
 // Kernel and returns the virtual address of pa. Pages already mapped by an
@@ -35,13 +35,13 @@ func MapMMIO(pa, size uintptr) (uintptr, Errno) {
 	}
 	for p := alignDown(pa, PageSize); p < hi; p += PageSize {
 		va := DirectMapBase + p
-		if _, fl, ok := Kernel.lookup(va); ok {
-			if fl&PTEHuge != 0 || fl&PTECacheDisable == 0 {
+		if _, a, ok := Kernel.lookup(va, load64); ok {
+			if a&AttrHuge != 0 || a&AttrDevice == 0 {
 				return 0, EEXIST // RAM (direct map), not an earlier MMIO page
 			}
 			continue
 		}
-		if err := Kernel.mapPage(va, p, mmioFlags); err != OK {
+		if err := Kernel.mapPage(va, p, mmioAttr); err != OK {
 			return 0, err
 		}
 	}

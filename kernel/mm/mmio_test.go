@@ -18,7 +18,7 @@ func TestMapMMIO(t *testing.T) {
 	if !ok || pa != 0xfee00020 {
 		t.Fatalf("Lookup = %#x %v", pa, ok)
 	}
-	if fl&PTEUser != 0 || fl&PTENoExec == 0 || fl&PTECacheDisable == 0 || fl&PTEWriteThrough == 0 || fl&PTEHuge != 0 {
+	if fl.UserAccessible() || fl.Executable() || fl&AttrDevice == 0 || fl&AttrHuge != 0 {
 		t.Fatalf("MMIO flags %#x: want supervisor, NX, UC, 4 KiB", fl)
 	}
 	if _, _, ok := Kernel.Lookup(va + PageSize); ok {

@@ -12,11 +12,11 @@ func TestMapLookupUnmap(t *testing.T) {
 		t.Fatal(err)
 	}
 	const va = 0x4000_1234_5000
-	if e := pt.Map(va, 0x300000, PTEWrite|PTEUser|PTENoExec); e != OK {
+	if e := pt.Map(va, 0x300000, AttrWrite|AttrUser); e != OK {
 		t.Fatalf("Map: %v", e)
 	}
 	pa, fl, ok := pt.Lookup(va + 0x123)
-	if !ok || pa != 0x300123 || fl != PTEPresent|PTEWrite|PTEUser|PTENoExec {
+	if !ok || pa != 0x300123 || fl != AttrWrite|AttrUser {
 		t.Fatalf("Lookup = %#x %#x %v", pa, fl, ok)
 	}
 	if _, _, ok := pt.Lookup(va + PageSize); ok {
@@ -27,25 +27,24 @@ func TestMapLookupUnmap(t *testing.T) {
 	}
 	for _, c := range []struct {
 		va, pa uintptr
-		fl     PTE
+		fl     Attr
 	}{
-		{va + 1, 0x300000, 0},              // misaligned va
-		{va, 0x300001, 0},                  // misaligned pa
-		{0x8000_0000_0000, 0x300000, 0},    // non-canonical
-		{va + PageSize, 0x300000, PTEHuge}, // PS/PAT bit not allowed in a PTE
-		{va + PageSize, 1 << 52, PTEWrite}, // pa beyond MAXPHYADDR
-		{va + PageSize, 0x300000, 1 << 12}, // address bit passed as a flag
+		{va + 1, 0x300000, 0},                 // misaligned va
+		{va, 0x300001, 0},                     // misaligned pa
+		{va + PageSize, 0x300000, AttrHuge},   // a 4 KiB leaf cannot be huge (x86: PS/PAT bit)
+		{va + PageSize, physLimit, AttrWrite}, // pa beyond the physical address width
+		{va + PageSize, 0x300000, 1 << 12},    // not an attribute
 	} {
 		if e := pt.Map(c.va, c.pa, c.fl); e != EINVAL {
 			t.Errorf("Map(%#x, %#x, %#x) = %v, want EINVAL", c.va, c.pa, c.fl, e)
 		}
 	}
 	// Protect keeps the frame and changes rights.
-	if e := pt.Protect(va, PTEUser); e != OK {
+	if e := pt.Protect(va, AttrUser|AttrExec); e != OK {
 		t.Fatal(e)
 	}
-	if _, fl, _ := pt.Lookup(va); fl != PTEPresent|PTEUser {
-		t.Fatalf("after Protect flags = %#x", fl)
+	if pa, fl, _ := pt.Lookup(va); fl != AttrUser|AttrExec || pa != 0x300000 {
+		t.Fatalf("after Protect %#x flags = %#x", pa, fl)
 	}
 	f0 := flushes
 	FlushTLB = func(uintptr) { flushes++ }
@@ -66,11 +65,11 @@ func TestMap2M(t *testing.T) {
 	Init(testRAM)
 	pt, _ := NewPageTable()
 	const va = 0xffff_8000_4000_0000
-	if e := pt.Map2M(va, 0x400000, PTEWrite|PTENoExec|PTEGlobal); e != OK {
+	if e := pt.Map2M(va, 0x400000, AttrWrite|AttrGlobal); e != OK {
 		t.Fatal(e)
 	}
 	pa, fl, ok := pt.Lookup(va + 0x1f_f123)
-	if !ok || pa != 0x5f_f123 || fl&PTEHuge == 0 || fl&PTEGlobal == 0 {
+	if !ok || pa != 0x5f_f123 || fl&AttrHuge == 0 || fl&AttrGlobal == 0 {
 		t.Fatalf("Lookup = %#x %#x %v", pa, fl, ok)
 	}
 	if e := pt.Map(va+PageSize, 0x1000, 0); e != EEXIST {
@@ -114,9 +113,9 @@ func TestNextLeafSkipsAbsentSubtrees(t *testing.T) {
 	setPhysArena()
 	Init(testRAM)
 	pt, _ := NewPageTable()
-	pages := []uintptr{0x1000, 0x7000, 0x4000_0000_0000, 0x7fff_ffff_e000}
+	pages := []uintptr{0x1000, 0x7000, 0x4000_0000_0000, UserEnd - PageSize}
 	for _, va := range pages {
-		if e := pt.Map(va, 0x300000, PTEUser); e != OK {
+		if e := pt.Map(va, 0x300000, AttrUser); e != OK {
 			t.Fatal(e)
 		}
 	}

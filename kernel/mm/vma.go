@@ -18,17 +18,13 @@ const (
 	PROT_EXEC  = 0x4
 )
 
-// User address-space layout.
+// User address-space layout (UserEnd and MmapBase depend on the
+// architecture: layout_GOARCH.go).
 const (
 	// MinAddr is the lowest address mmap ever returns or accepts with
 	// MAP_FIXED (Linux vm.mmap_min_addr default); page 0 in particular is
 	// never mapped, because Go's nil checks rely on faults at 0..4095.
 	MinAddr uintptr = 0x10000
-	// UserEnd is one past the last user address (Linux TASK_SIZE on
-	// x86-64 with 4-level paging: 2^47 minus one guard page).
-	UserEnd uintptr = 0x7fff_ffff_f000
-	// MmapBase is where the top-down search for free ranges starts.
-	MmapBase uintptr = 0x7f00_0000_0000
 	// MaxVMAs is the capacity of the VMA table (Linux's max_map_count
 	// analogue); exceeding it is ENOMEM.
 	MaxVMAs = 2048

@@ -1,0 +1,50 @@
+package mm
+
+import "testing"
+
+// The x86-64 canonical-address rule (SDM Vol. 3A §3.3.7.1): bits 63..47 equal.
+func TestCanonicalAmd64(t *testing.T) {
+	for _, c := range []struct {
+		va uintptr
+		ok bool
+	}{{0, true}, {0x7fff_ffff_ffff, true}, {0x8000_0000_0000, false}, {0xffff_7fff_ffff_ffff, false}, {0xffff_8000_0000_0000, true}} {
+		if canonical(c.va) != c.ok {
+			t.Errorf("canonical(%#x) = %v", c.va, !c.ok)
+		}
+	}
+	// The user range ends one guard page below the non-canonical hole
+	// (Linux TASK_SIZE_MAX), and the kernel-half bases are canonical.
+	if UserEnd != 1<<47-PageSize || !canonical(UserEnd-1) || canonical(UserEnd+PageSize) {
+		t.Errorf("UserEnd %#x", UserEnd)
+	}
+	for _, va := range []uintptr{DirectMapBase, KernelStackBase} {
+		if !canonical(va) || va < 1<<47 {
+			t.Errorf("%#x is not in the upper canonical half", va)
+		}
+	}
+}
+
+// Non-canonical addresses can never be mapped: the CPU raises #GP before any
+// page walk.
+func TestNonCanonicalAmd64(t *testing.T) {
+	setPhysArena()
+	Init(testRAM)
+	pt, _ := NewPageTable()
+	const nc = 0x8000_0000_0000
+	if e := pt.Map(nc, 0x300000, 0); e != EINVAL {
+		t.Errorf("Map(non-canonical) = %v, want EINVAL", e)
+	}
+	if e := pt.Map2M(nc, 0x400000, 0); e != EINVAL {
+		t.Errorf("Map2M(non-canonical) = %v, want EINVAL", e)
+	}
+	if _, _, ok := pt.Lookup(nc); ok {
+		t.Error("Lookup(non-canonical) ok")
+	}
+	boot(t, testRAM)
+	if ok, code := HandleFault(nc, false, false, true); ok || code != SEGV_MAPERR {
+		t.Errorf("fault at non-canonical = %v,%d; want SEGV_MAPERR", ok, code)
+	}
+	if _, err := Space.Mmap(nc, PageSize, PROT_READ, anon|MAP_FIXED, -1, 0); err != ENOMEM {
+		t.Errorf("MAP_FIXED at non-canonical = %v, want ENOMEM", err)
+	}
+}
