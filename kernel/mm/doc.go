@@ -1,7 +1,8 @@
-// Package mm is gmpos's memory manager: the physical frame allocator, x86-64
-// 4-level page tables, the kernel's own mappings, and the Linux-compatible
-// user address space (mmap, munmap, madvise, mprotect, demand paging) that
-// the Go runtime runs on.
+// Package mm is gmpos's memory manager: the physical frame allocator, 4-level
+// page tables, the kernel's own mappings, and the Linux-compatible user
+// address space (mmap, munmap, madvise, mprotect, demand paging) that the Go
+// runtime runs on. Everything except the files named *_amd64.go is portable;
+// the memory map below is the x86-64 one.
 //
 // # Memory map
 //
@@ -31,21 +32,38 @@
 //
 // # Components (one file each)
 //
-//   - phys.go: constants, PhysToVirt (a variable offset: 0 on the boot
+// Portable:
+//
+//   - phys.go: page sizes, PhysToVirt (a variable offset: 0 on the boot
 //     identity map, DirectMapBase afterwards, a []byte arena in tests).
 //   - frame.go: the frame allocator: a LIFO free list threaded through the
 //     free frames themselves plus a bump cursor over never-used RAM; O(1)
 //     alloc/free, and Init does not touch RAM.
-//   - pte.go, pagetable.go: entry format (SDM Vol. 3A §4.5, Tables
-//     4-14..4-19), Map/Map2M/Unmap/Unmap2M/Lookup/Protect. Intermediate
-//     tables come from the frame allocator and are never freed.
+//   - pte.go: PTE and Attr, the architecture-neutral description of a
+//     translation (write, exec, user, global, device, owned, huge).
+//   - pagetable.go: the 4-level walk: Map/Map2M/Unmap/Unmap2M/Lookup/
+//     Protect. Intermediate tables come from the frame allocator and are
+//     never freed.
 //   - kernelspace.go: BuildKernelSpace (direct map + image with W^X),
 //     MapKernelStack/FreeKernelStack (guard page below each stack).
 //   - mmio.go: MapMMIO, uncached supervisor mappings of device registers
 //     (LAPIC, I/O APIC) next to the direct map.
 //   - vma.go, mmap.go, madvise.go, fault.go: the user address space.
 //   - hooks.go: FlushTLB/FlushAll, which the kernel points at INVLPG and a
-//     CR3 reload (kernel/arch/amd64); lock.go: the mm lock.
+//     CR3 reload (kernel/arch/amd64); lock.go: the mm lock; errno.go,
+//     stats.go.
+//
+// x86-64 (the porting contract below, for amd64):
+//
+//   - pte_amd64.go: the entry format (SDM Vol. 3A §4.5, Tables 4-14..4-19)
+//     and MAXPHYADDR.
+//   - layout_amd64.go: the canonical-address rule, TASK_SIZE (UserEnd),
+//     MmapBase, DirectMapBase, KernelStackBase, the multiboot low 16 MiB.
+//
+// portable_test.go checks the split: portable files carry no build tag, name
+// no identifier that only *_amd64 files declare except the contract, and
+// compile (go/types, arm64 sizes) against a stub implementing nothing but
+// the contract.
 //
 // # Boot sequence (what the kernel calls, in order)
 //
@@ -129,6 +147,40 @@
 //     mapped again); Stats.Tables counts them.
 //   - W^X: a PROT_WRITE|PROT_EXEC page is never writable and executable at
 //     the same time; it flips between RW+NX and R+X on faults.
+//
+// # Porting
+//
+// The page-table walk is portable: x86-64 4-level paging and arm64 with the
+// 4 KiB granule and 48-bit virtual addresses both have four levels of 512
+// 64-bit entries indexed by 9 address bits each, 4 KiB pages, and 2 MiB and
+// 1 GiB leaves one and two levels up. What differs is the entry format
+// (arm64: valid bit, table-vs-block bit, access flag, AP bits, UXN/PXN,
+// AttrIndx into MAIR, nG) and the address-space layout, and that is all an
+// architecture provides, in pte_GOARCH.go and layout_GOARCH.go:
+//
+//   - PTE.Present: the entry is valid (x86 P; arm64 bit 0).
+//   - PTE.Huge: a valid entry above the last level is a leaf (x86 PS; arm64 a block, bits[1:0] = 01).
+//   - PTE.Addr: the table or 4 KiB frame address (x86 bits 51:12; arm64 47:12).
+//   - PTE.attr: decode a leaf into Attr.
+//   - pteTable(pa): a valid, fully permissive table entry (rights are decided by the leaf).
+//   - pteLeaf(pa, Attr): a valid last-level entry (arm64: page descriptor, AF=1, AttrIndx for normal or device memory).
+//   - pteBlock(pa, Attr): a valid 2 MiB leaf (arm64: level 2 block descriptor).
+//   - physLimit: one past the highest physical address an entry can hold.
+//   - canonical(va): va can be translated at all (x86: bits 63..47 equal; arm64: bits 63..48 all 0 or all 1).
+//   - UserEnd: Linux TASK_SIZE (x86 2^47-4096; arm64 2^48 with 48-bit VA).
+//   - MmapBase: where the top-down mmap search starts.
+//   - DirectMapBase: the kernel-half base of the direct map of RAM.
+//   - KernelStackBase: the kernel-half base of the kernel stacks.
+//   - lowDirectMap: physical memory below it is direct mapped even if it is not RAM (boot-protocol data).
+//
+// The hooks (FlushTLB: TLBI VAE1IS + DSB; FlushAll: TLBI VMALLE1IS) come
+// from the kernel as on x86. arm64 has a second root register for the upper
+// half: load Root into both TTBR0_EL1 and TTBR1_EL1 (T0SZ = T1SZ = 16); a
+// lower-half address then uses entries 0..255 of the top table and an
+// upper-half one entries 256..511, so one PageTable still describes the
+// single shared address space. Also on arm64: PAN must stay off (like SMAP
+// here), and an executable image page must be readable at EL0 and have
+// PXN clear so that the kernel, which lives in the image, can run from it.
 //
 // References: Intel 64 and IA-32 Architectures Software Developer's Manual,
 // Vol. 3A, §4.5 (4-level paging), §4.6 (access rights), §4.7 (page-fault

@@ -1,5 +1,3 @@
-//go:build amd64
-
 package mm
 
 // Errno is a Linux error number as returned (negated) by the syscall layer.

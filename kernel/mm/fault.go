@@ -1,5 +1,3 @@
-//go:build amd64
-
 package mm
 
 // Page-fault resolution (demand paging) and user-pointer validation.

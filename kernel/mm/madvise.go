@@ -1,5 +1,3 @@
-//go:build amd64
-
 package mm
 
 // madvise(2) advice values (asm-generic/mman-common.h).

@@ -1,5 +1,3 @@
-//go:build amd64
-
 package mm
 
 // mmap(2), munmap(2) and mprotect(2) for anonymous private memory, with the

@@ -1,5 +1,3 @@
-//go:build amd64
-
 package mm
 
 // The VMA table: the user address space as a sorted array of disjoint
