@@ -24,6 +24,9 @@
 //	0x0000_7f00_0000_0000 │ MmapBase                                 │ 4 KiB pages
 //	                      │ Go heap arenas (random 64 MiB hints)     │
 //	                      │ ...                                      │
+//	0x0000_0000_fee0_0000 │ device registers (MapDevice): identity   │ supervisor RW NX UC,
+//	                      │ mapped, pinned PROT_NONE VMAs            │ reserved in Space
+//	                      │ ...                                      │
 //	                      │ image: text R+X, rodata R, data/bss RW   │ user, identity mapped,
 //	0x0000_0000_0010_0000 │ (pinned VMAs, link address 1 MiB)        │ W^X from ELF flags
 //	0x0000_0000_0001_0000 │ MinAddr (lowest mmap address)            │
@@ -46,8 +49,9 @@
 //     never freed.
 //   - kernelspace.go: BuildKernelSpace (direct map + image with W^X),
 //     MapKernelStack/FreeKernelStack (guard page below each stack).
-//   - mmio.go: MapMMIO, uncached supervisor mappings of device registers
-//     (LAPIC, I/O APIC) next to the direct map.
+//   - device.go: MapDevice, identity-mapped uncached supervisor mappings of
+//     device registers (LAPIC, I/O APIC), reserved in Space so that mmap
+//     never places anything there.
 //   - vma.go, mmap.go, madvise.go, fault.go: the user address space.
 //   - hooks.go: FlushTLB/FlushAll, which the kernel points at INVLPG and a
 //     CR3 reload (kernel/arch/amd64); lock.go: the mm lock; errno.go,
@@ -77,14 +81,18 @@
 //     CR4.PGE set first), then SetPhysOffset(DirectMapBase).
 //     From here on only the new map exists: boot structures (multiboot
 //     info, command line) are read at PhysToVirt(pa) (the low 16 MiB are
-//     always direct mapped), and device registers at the address MapMMIO
-//     returns — the boot identity map of 0..4 GiB is gone.
+//     always direct mapped), and device registers at their physical
+//     address once MapDevice(pa, size) mapped them (call it before the
+//     switch for the registers needed early) — the boot identity map of
+//     0..4 GiB is gone.
 //  4. MapKernelStack(i) per CPU/thread; Space.RegisterFixed for the
 //     initial user stack (then UserRange(stack, size, true) to pre-fault it
 //     before writing argv/envp/auxv).
 //  5. From then on: the syscall layer calls Space.Mmap/Munmap/Madvise/
 //     Mprotect and UserRange; the #PF handler calls HandleFault with CR2
-//     and the error-code bits.
+//     and the error-code bits; a fault report asks
+//     Kernel.PeekExecutable(ip) before reading instruction bytes, which is
+//     safe even when the fault happened inside mm with the lock held.
 //
 // SMEP and SMAP must stay off: the kernel's code lives in the user-
 // accessible image (one shared image) and the kernel copies user buffers
@@ -111,7 +119,10 @@
 //
 // There is one mm lock covering the frame list, the page tables and the VMA
 // table. Exported functions take it (lockMM/unlockMM in lock.go); lower-case
-// helpers assume it is held. Today, with one CPU and interrupts disabled in
+// helpers assume it is held. The exceptions are read-only: FrameCounts,
+// ReadStats, NumVMAs and VMA return snapshots, and PageTable.PeekExecutable
+// walks the tables without the lock (see its comment for why that is safe:
+// table frames are never freed and entries are read atomically). Today, with one CPU and interrupts disabled in
 // the kernel, it is a re-entrancy assertion; on SMP it becomes a spin lock
 // with interrupts disabled, and FlushTLB becomes a TLB shootdown (SDM
 // §4.10.5) after which — and only after which — dropped frames may be

@@ -35,6 +35,11 @@ const (
 	// mseal(2) they cannot be unmapped, replaced, re-protected or
 	// discarded: those calls fail with EPERM.
 	VMAPinned = 1
+	// VMADevice marks the reservations of device register ranges made by
+	// MapDevice (always together with VMAPinned): the pages are
+	// supervisor-only identity mappings, and MapDevice may be called
+	// again over them.
+	VMADevice = 2
 )
 
 // VMA is one virtual memory area.
@@ -127,6 +132,22 @@ func (as *AddressSpace) covered(start, end uintptr) bool {
 		at = as.vmas[i].End
 	}
 	return at >= end
+}
+
+// gaps counts the maximal sub-ranges of [start, end) that no VMA covers.
+func (as *AddressSpace) gaps(start, end uintptr) int {
+	n := 0
+	at := start
+	for i := as.find(start); at < end; i++ {
+		if i == as.n || as.vmas[i].Start >= end {
+			return n + 1
+		}
+		if as.vmas[i].Start > at {
+			n++
+		}
+		at = as.vmas[i].End
+	}
+	return n
 }
 
 // splitsNeeded counts the VMAs that straddle start or end (each costs one
