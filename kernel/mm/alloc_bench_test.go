@@ -44,6 +44,13 @@ func TestNoAllocations(t *testing.T) {
 		Kernel.Unmap(va)
 		va += PageSize
 	})
+	check("PeekExecutable", func() {
+		Kernel.PeekExecutable(0x100000)
+		Kernel.PeekExecutable(base)
+	})
+	check("MapDevice", func() {
+		MapDevice(0xfee00000, PageSize)
+	})
 	check("AllocFrame+FreeFrame", func() {
 		pa, _ := AllocZeroFrame()
 		FreeFrame(pa)

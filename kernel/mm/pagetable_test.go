@@ -135,3 +135,61 @@ func TestNextLeafSkipsAbsentSubtrees(t *testing.T) {
 		}
 	}
 }
+
+// PeekExecutable answers without the mm lock: the fault report calls it for
+// faults that may have happened inside mm, with the lock held.
+func TestPeekExecutable(t *testing.T) {
+	if (PageTable{}).PeekExecutable(0x100000) {
+		t.Fatal("empty page table reports an executable page")
+	}
+	pt := boot(t, testRAM)
+	top, _ := MapKernelStack(0)
+	rwx := mustMmap(t, 0x3000_0000_0000, PageSize, PROT_READ|PROT_WRITE|PROT_EXEC, anon|MAP_FIXED)
+	cases := []struct {
+		name string
+		va   uintptr
+		want bool
+	}{
+		{"image text", 0x100000 + 0x123, true},
+		{"image text, last page", 0x103fff, true},
+		{"image rodata", 0x104000, false},
+		{"image data", 0x106000, false},
+		{"page 0", 0, false},
+		{"direct map", DirectMapBase + 32<<20, false},
+		{"kernel stack", top - 8, false},
+		{"stack guard", top - KernelStackSlot, false},
+		{"RWX mapping not yet touched", rwx, false},
+		{"beyond user space", UserEnd, false},
+	}
+	check := func(when string) {
+		t.Helper()
+		for _, c := range cases {
+			if got := pt.PeekExecutable(c.va); got != c.want {
+				t.Errorf("%s: %s: PeekExecutable(%#x) = %v", when, c.name, c.va, got)
+			}
+		}
+	}
+	check("unlocked")
+	// A fault inside mm: the lock is held. Lookup would panic; the peek
+	// must not, and must see the same tables.
+	lockMM()
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("PeekExecutable with the mm lock held panicked: %v", r)
+			}
+		}()
+		check("mm lock held")
+	}()
+	unlockMM()
+	// It follows the mapping's life: an instruction fetch makes the W^X
+	// page executable, a write makes it writable and not executable.
+	HandleFault(rwx, false, true, true)
+	if !pt.PeekExecutable(rwx + 1) {
+		t.Error("RWX page after an instruction fetch not executable")
+	}
+	HandleFault(rwx, true, false, true)
+	if pt.PeekExecutable(rwx) {
+		t.Error("RWX page after a write still executable")
+	}
+}
