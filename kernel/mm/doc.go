@@ -63,6 +63,8 @@
 //     and MAXPHYADDR.
 //   - layout_amd64.go: the canonical-address rule, TASK_SIZE (UserEnd),
 //     MmapBase, DirectMapBase, KernelStackBase, the multiboot low 16 MiB.
+//   - mman_amd64.go: x86's additions to the mmap ABI (MAP_32BIT,
+//     MAP_ABOVE4G, the huge page sizes).
 //
 // portable_test.go checks the split: portable files carry no build tag, name
 // no identifier that only *_amd64 files declare except the contract, and
@@ -147,7 +149,21 @@
 //
 // # Deviations from Linux
 //
-//   - Only anonymous private mappings (no files, no MAP_SHARED: ENODEV).
+//   - Only anonymous private mappings: file mappings and MAP_SHARED get
+//     ENODEV (after the checks Linux makes first, so bad arguments still
+//     get Linux's errno). MAP_DROPPABLE (Linux 6.11+) is EINVAL, as on
+//     older kernels. MAP_HUGETLB is ENOMEM as on Linux without a huge page
+//     pool, also with MAP_NORESERVE (which Linux accepts and then SIGBUSes
+//     on).
+//   - MAP_FIXED below MinAddr is EPERM although getuid() says 0: gmpos
+//     never grants CAP_SYS_RAWIO (Go's nil checks rely on page 0 faulting).
+//     MAP_LOCKED is not limited by RLIMIT_MEMLOCK (nothing is ever swapped
+//     out; it only pre-faults, as Linux does).
+//   - MAP_GROWSDOWN mappings are recorded (mprotect's PROT_GROWSDOWN works)
+//     but do not grow on faults below them, and keep no stack guard gap.
+//   - Placement: the top-down search ignores the stack guard gap and
+//     randomisation; MAP_32BIT takes the highest free range of
+//     [1 GiB, 2 GiB) rather than the lowest.
 //   - VMAs registered with RegisterFixed (the image, which contains the
 //     kernel, and the initial stack) are sealed like mseal(2): munmap,
 //     MAP_FIXED over them, mprotect and MADV_DONTNEED return EPERM.
@@ -167,7 +183,8 @@
 // 1 GiB leaves one and two levels up. What differs is the entry format
 // (arm64: valid bit, table-vs-block bit, access flag, AP bits, UXN/PXN,
 // AttrIndx into MAIR, nG) and the address-space layout, and that is all an
-// architecture provides, in pte_GOARCH.go and layout_GOARCH.go:
+// architecture provides, in pte_GOARCH.go, layout_GOARCH.go and
+// mman_GOARCH.go:
 //
 //   - PTE.Present: the entry is valid (x86 P; arm64 bit 0).
 //   - PTE.Huge: a valid entry above the last level is a leaf (x86 PS; arm64 a block, bits[1:0] = 01).
@@ -183,6 +200,10 @@
 //   - DirectMapBase: the kernel-half base of the direct map of RAM.
 //   - KernelStackBase: the kernel-half base of the kernel stacks.
 //   - lowDirectMap: physical memory below it is direct mapped even if it is not RAM (boot-protocol data).
+//   - mapLow32, map32Base, map32End: the MAP_32BIT flag and its window (x86 only; 0 elsewhere).
+//   - mapArchLegacy: arch mmap flags MAP_SHARED_VALIDATE accepts (x86 MAP_32BIT|MAP_ABOVE4G; arm64 0).
+//   - protArch: PROT_ bits mprotect accepts beyond R|W|X|SEM (arch_validate_prot; arm64 PROT_BTI|PROT_MTE).
+//   - hugetlbShift(shift): 1<<shift is a MAP_HUGETLB size (x86 21, 30; arm64 16, 21, 25, 30).
 //
 // The hooks (FlushTLB: TLBI VAE1IS + DSB; FlushAll: TLBI VMALLE1IS) come
 // from the kernel as on x86. arm64 has a second root register for the upper

@@ -370,4 +370,15 @@ func TestMapPopulate(t *testing.T) {
 	if Space.ReadStats().Faults != s1.Faults {
 		t.Fatal("PROT_NONE populate allocated")
 	}
+	// do_mmap: populate = MAP_POPULATE without MAP_NONBLOCK, or VM_LOCKED.
+	for _, c := range []struct {
+		flags uint32
+		want  uintptr
+	}{{MAP_POPULATE | MAP_NONBLOCK, 0}, {MAP_LOCKED, 4}, {MAP_LOCKED | MAP_NONBLOCK, 4}} {
+		s := Space.ReadStats()
+		mustMmap(t, 0, 4*PageSize, PROT_READ, anon|c.flags)
+		if got := Space.ReadStats().Faults - s.Faults; got != c.want {
+			t.Errorf("flags %#x populated %d pages, want %d", c.flags, got, c.want)
+		}
+	}
 }

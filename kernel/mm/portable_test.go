@@ -21,6 +21,8 @@ var portingContract = []string{
 	"Present", "Huge", "Addr", "attr", "pteTable", "pteLeaf", "pteBlock", "physLimit",
 	// layout_GOARCH.go: the address-space layout.
 	"canonical", "UserEnd", "MmapBase", "DirectMapBase", "KernelStackBase", "lowDirectMap",
+	// mman_GOARCH.go: the architecture's additions to the mmap ABI.
+	"mapLow32", "map32Base", "map32End", "mapArchLegacy", "protArch", "hugetlbShift",
 }
 
 // archStub implements the contract for an imaginary architecture. It is
@@ -48,6 +50,16 @@ const (
 	KernelStackBase uintptr = 0xffff_8000_0000_0000
 	lowDirectMap            = 0
 )
+
+const (
+	mapLow32      = 0 // no MAP_32BIT
+	map32Base     = 0
+	map32End      = 0
+	mapArchLegacy = 0
+	protArch      = 0x10 | 0x20 // PROT_BTI | PROT_MTE
+)
+
+func hugetlbShift(shift uint32) bool { return shift == 16 || shift == 21 || shift == 25 || shift == 30 }
 `
 
 // archFile matches files that only build for one architecture.

@@ -8,12 +8,19 @@ package mm
 // reserve-then-map pattern. All operations are O(MaxVMAs) at worst
 // (binary search plus one copy to open or close a slot), with no allocation.
 
-// Protection bits (mmap(2)).
+// Protection bits (mmap(2), asm-generic/mman-common.h).
 const (
 	PROT_NONE  = 0x0
 	PROT_READ  = 0x1
 	PROT_WRITE = 0x2
 	PROT_EXEC  = 0x4
+	// PROT_SEM is accepted and ignored (atomic operations work on all
+	// memory here).
+	PROT_SEM = 0x8
+	// PROT_GROWSDOWN and PROT_GROWSUP are mprotect flags: extend the
+	// change to the start (end) of a growable mapping.
+	PROT_GROWSDOWN = 0x01000000
+	PROT_GROWSUP   = 0x02000000
 )
 
 // User address-space layout (UserEnd and MmapBase depend on the
@@ -40,6 +47,9 @@ const (
 	// supervisor-only identity mappings, and MapDevice may be called
 	// again over them.
 	VMADevice = 2
+	// VMAGrowsDown marks a MAP_GROWSDOWN mapping; mprotect with
+	// PROT_GROWSDOWN applies to it from its start (Linux VM_GROWSDOWN).
+	VMAGrowsDown = 4
 )
 
 // VMA is one virtual memory area.
