@@ -52,7 +52,8 @@
 //   - device.go: MapDevice, identity-mapped uncached supervisor mappings of
 //     device registers (LAPIC, I/O APIC), reserved in Space so that mmap
 //     never places anything there.
-//   - vma.go, mmap.go, madvise.go, fault.go: the user address space.
+//   - vma.go, mmap.go, mprotect.go, madvise.go, fault.go: the user address
+//     space, with Linux's argument checks in Linux's order.
 //   - hooks.go: FlushTLB/FlushAll, which the kernel points at INVLPG and a
 //     CR3 reload (kernel/arch/amd64); lock.go: the mm lock; errno.go,
 //     stats.go.
@@ -168,8 +169,9 @@
 //     kernel, and the initial stack) are sealed like mseal(2): munmap,
 //     MAP_FIXED over them, mprotect and MADV_DONTNEED return EPERM.
 //   - User pages are always 4 KiB; hugepage advice is accepted and ignored.
-//   - mprotect over a range with a hole fails with ENOMEM before changing
-//     anything (Linux changes the part before the hole first).
+//   - mprotect over a range with a hole (ENOMEM) or a pinned VMA (EPERM)
+//     fails before changing anything; Linux returns the same errno but has
+//     already changed the VMAs before the hole or the sealed VMA.
 //   - Page-table pages are never freed (they are reused when the range is
 //     mapped again); Stats.Tables counts them.
 //   - W^X: a PROT_WRITE|PROT_EXEC page is never writable and executable at

@@ -48,3 +48,16 @@ func TestNonCanonicalAmd64(t *testing.T) {
 		t.Errorf("MAP_FIXED at non-canonical = %v, want ENOMEM", err)
 	}
 }
+
+// munmap, mprotect and madvise of non-canonical ranges: EINVAL (munmap,
+// beyond TASK_SIZE) and ENOMEM (no VMA there), as natively.
+func TestNonCanonicalRangesAmd64(t *testing.T) {
+	boot(t, testRAM)
+	const nc = 0x8000_0000_0000
+	if err := Space.Munmap(nc, PageSize); err != EINVAL {
+		t.Errorf("munmap = %v, want EINVAL", err)
+	}
+	if err := Space.Mprotect(nc, PageSize, PROT_READ); err != ENOMEM {
+		t.Errorf("mprotect = %v, want ENOMEM", err)
+	}
+}

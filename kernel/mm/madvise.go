@@ -72,3 +72,15 @@ func (as *AddressSpace) Madvise(addr, length uintptr, advice int) Errno {
 	}
 	return OK
 }
+
+// userRange validates addr/length like munmap/madvise/mprotect do.
+func userRange(addr, length uintptr) (start, end uintptr, err Errno) {
+	if addr&PageMask != 0 || length == 0 {
+		return 0, 0, EINVAL
+	}
+	size, ok := alignUp(length, PageSize)
+	if !ok || size > UserEnd || addr > UserEnd-size {
+		return 0, 0, EINVAL
+	}
+	return addr, addr + size, OK
+}

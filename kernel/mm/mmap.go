@@ -259,16 +259,22 @@ func (as *AddressSpace) findFree(size, lo, top uintptr) uintptr {
 
 // Munmap removes [addr, addr+length): VMAs are split or deleted, present
 // pages are unmapped, their frames freed and the TLB flushed. Holes in the
-// range are fine (Linux semantics). EINVAL for a misaligned addr, zero
-// length or a range outside user space; EPERM if a pinned VMA is touched;
-// ENOMEM if splitting needs a VMA slot that does not exist.
+// range are fine (Linux semantics). Errors, in do_vmi_munmap's order:
+// EINVAL for a misaligned addr, a range reaching beyond UserEnd (the kernel
+// half, non-canonical addresses, lengths that overflow) or a zero length;
+// EPERM if a pinned VMA is touched (like mseal); ENOMEM if splitting needs
+// a VMA slot that does not exist.
 func (as *AddressSpace) Munmap(addr, length uintptr) Errno {
 	lockMM()
 	defer unlockMM()
-	start, end, err := userRange(addr, length)
-	if err != OK {
-		return err
+	if addr&PageMask != 0 || addr > UserEnd || length > UserEnd-addr {
+		return EINVAL
 	}
+	size, _ := alignUp(length, PageSize) // cannot overflow: length <= UserEnd
+	if size == 0 {
+		return EINVAL
+	}
+	start, end := addr, addr+size
 	any, pinned := as.overlaps(start, end)
 	if pinned {
 		return EPERM
@@ -281,53 +287,6 @@ func (as *AddressSpace) Munmap(addr, length uintptr) Errno {
 	}
 	as.unmapped += as.dropPages(start, end)
 	as.punch(start, end)
-	return OK
-}
-
-// userRange validates addr/length like munmap/madvise/mprotect do.
-func userRange(addr, length uintptr) (start, end uintptr, err Errno) {
-	if addr&PageMask != 0 || length == 0 {
-		return 0, 0, EINVAL
-	}
-	size, ok := alignUp(length, PageSize)
-	if !ok || size > UserEnd || addr > UserEnd-size {
-		return 0, 0, EINVAL
-	}
-	return addr, addr + size, OK
-}
-
-// Mprotect changes the protection of [addr, addr+length), which must be
-// entirely mapped (ENOMEM otherwise). Present pages get their new rights at
-// once (and are flushed); missing ones pick them up on the next fault.
-// A zero length succeeds. EPERM for pinned VMAs.
-func (as *AddressSpace) Mprotect(addr, length uintptr, prot uint32) Errno {
-	lockMM()
-	defer unlockMM()
-	if prot&^(PROT_READ|PROT_WRITE|PROT_EXEC) != 0 {
-		return EINVAL
-	}
-	if length == 0 && addr&PageMask == 0 {
-		return OK
-	}
-	start, end, err := userRange(addr, length)
-	if err != OK {
-		return err
-	}
-	if !as.covered(start, end) {
-		return ENOMEM
-	}
-	if _, pinned := as.overlaps(start, end); pinned {
-		return EPERM
-	}
-	if as.n+as.splitsNeeded(start, end) > MaxVMAs {
-		return ENOMEM
-	}
-	i, j := as.carve(start, end)
-	for k := i; k < j; k++ {
-		as.vmas[k].Prot = prot
-	}
-	as.mergeAround(i, j)
-	as.reprotect(start, end, prot)
 	return OK
 }
 
@@ -360,45 +319,4 @@ func (as *AddressSpace) dropPages(start, end uintptr) uintptr {
 		flushAll()
 	}
 	return n
-}
-
-// reprotect rewrites the rights of every present page in [start, end).
-func (as *AddressSpace) reprotect(start, end uintptr, prot uint32) {
-	var n uintptr
-	for va := start; va < end; {
-		p, e, ok := as.PT.nextLeaf(va, end)
-		if !ok {
-			break
-		}
-		v := PTE(load64(e))
-		store64(e, uint64(pteLeaf(v.Addr(), leafAttr(prot, false)|v.attr()&AttrOwned)))
-		if n < flushRangeLimit {
-			flushPage(p)
-		}
-		n++
-		va = p + PageSize
-	}
-	if n > flushRangeLimit {
-		flushAll()
-	}
-}
-
-// leafAttr maps PROT_ bits to the attributes of a present user page, under
-// W^X: a mapping that is both writable and executable is installed writable
-// and not executable, and switched to read+exec when an instruction fetch
-// faults on it (see fault).
-//
-// PROT_NONE keeps the frame (the data must survive a later mprotect back to
-// RW) but makes the page inaccessible: a present supervisor-only entry
-// faults from user mode, and HandleFault reports SEGV_ACCERR from the VMA.
-func leafAttr(prot uint32, forExec bool) Attr {
-	switch {
-	case prot == PROT_NONE:
-		return 0
-	case prot&PROT_EXEC != 0 && (forExec || prot&PROT_WRITE == 0):
-		return AttrUser | AttrExec // executable, therefore not writable
-	case prot&PROT_WRITE != 0:
-		return AttrUser | AttrWrite
-	}
-	return AttrUser
 }

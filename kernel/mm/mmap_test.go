@@ -334,16 +334,25 @@ func TestMunmap(t *testing.T) {
 	if Space.NumVMAs() != 3 {
 		t.Fatalf("VMAs left: %+v", vmaList(&Space))
 	}
+	// do_vmi_munmap: offset_in_page(start) || start > TASK_SIZE ||
+	// len > TASK_SIZE - start, then PAGE_ALIGN(len) == 0 (native: all).
 	for _, c := range []struct {
 		addr, length uintptr
 		want         Errno
 	}{
 		{base + 1, PageSize, EINVAL},
 		{base, 0, EINVAL},
+		{base + 1, 0, EINVAL},
 		{UserEnd, PageSize, EINVAL},
+		{UserEnd, 0, EINVAL},
+		{UserEnd - PageSize, 2 * PageSize, EINVAL}, // crosses TASK_SIZE
 		{DirectMapBase, PageSize, EINVAL},
-		{0x100000, PageSize, EPERM}, // the image is sealed
+		{base, ^uintptr(0) - 5, EINVAL}, // overflows
+		{MinAddr, 1 << 63, EINVAL},
+		{0x100000, PageSize, EPERM}, // the image is sealed (vms_gather_munmap_vmas: can_modify_vma)
 		{0x5000_0000_0000, PageSize, OK},
+		{UserEnd - PageSize, PageSize, OK}, // ends exactly at TASK_SIZE, nothing there
+		{0, PageSize, OK},                  // page 0, never mapped
 	} {
 		if err := Space.Munmap(c.addr, c.length); err != c.want {
 			t.Errorf("Munmap(%#x, %#x) = %v, want %v", c.addr, c.length, err, c.want)
@@ -351,54 +360,5 @@ func TestMunmap(t *testing.T) {
 	}
 	if _, _, ok := Space.PT.Lookup(0x100000); !ok {
 		t.Fatal("refused munmap of the image still unmapped it")
-	}
-}
-
-func TestMprotect(t *testing.T) {
-	boot(t, testRAM)
-	const base = 0x3000_0000_0000
-	mustMmap(t, base, 4*PageSize, PROT_READ|PROT_WRITE, anon|MAP_FIXED)
-	access(&Space, base+PageSize, true, 0x5a)
-	if err := Space.Mprotect(base+PageSize, PageSize, PROT_READ); err != OK {
-		t.Fatal(err)
-	}
-	if _, fl, _ := Space.PT.Lookup(base + PageSize); fl.Writable() {
-		t.Fatal("present page still writable after mprotect(PROT_READ)")
-	}
-	if _, ok, code := access(&Space, base+PageSize, true, 1); ok || code != SEGV_ACCERR {
-		t.Fatalf("write to read-only page: ok=%v code=%d", ok, code)
-	}
-	if v, ok, _ := access(&Space, base+PageSize, false, 0); !ok || v != 0x5a {
-		t.Fatalf("read after mprotect = %#x %v", v, ok)
-	}
-	if err := Space.Mprotect(base+PageSize, PageSize, PROT_NONE); err != OK {
-		t.Fatal(err)
-	}
-	if _, ok, code := access(&Space, base+PageSize, false, 0); ok || code != SEGV_ACCERR {
-		t.Fatalf("read of PROT_NONE page: ok=%v code=%d", ok, code)
-	}
-	if err := Space.Mprotect(base, 4*PageSize, PROT_READ|PROT_WRITE); err != OK {
-		t.Fatal(err)
-	}
-	if v, ok, _ := access(&Space, base+PageSize, true, 0x77); !ok || v != 0x77 {
-		t.Fatal("page unusable after mprotect back to RW")
-	}
-	if got := vmaList(&Space)[3:]; len(got) != 1 {
-		t.Fatalf("VMAs not merged back: %+v", got)
-	}
-	for _, c := range []struct {
-		addr, length uintptr
-		prot         uint32
-		want         Errno
-	}{
-		{base, 5 * PageSize, PROT_READ, ENOMEM}, // runs past the mapping
-		{base + 1, PageSize, PROT_READ, EINVAL},
-		{base, PageSize, 0x10, EINVAL},
-		{base, 0, PROT_READ, OK},
-		{0x100000, PageSize, PROT_READ, EPERM},
-	} {
-		if err := Space.Mprotect(c.addr, c.length, c.prot); err != c.want {
-			t.Errorf("Mprotect(%#x, %#x, %d) = %v, want %v", c.addr, c.length, c.prot, err, c.want)
-		}
 	}
 }
