@@ -166,9 +166,25 @@
 //     randomisation; MAP_32BIT takes the highest free range of
 //     [1 GiB, 2 GiB) rather than the lowest.
 //   - VMAs registered with RegisterFixed (the image, which contains the
-//     kernel, and the initial stack) are sealed like mseal(2): munmap,
-//     MAP_FIXED over them, mprotect and MADV_DONTNEED return EPERM.
-//   - User pages are always 4 KiB; hugepage advice is accepted and ignored.
+//     kernel, and the initial stack) and MapDevice's reservations are
+//     sealed like mseal(2): munmap, MAP_FIXED over them, mprotect and the
+//     discarding madvise advice (DONTNEED, DONTNEED_LOCKED, FREE, REMOVE,
+//     DONTFORK, WIPEONFORK) return EPERM. Linux refuses the discarding
+//     advice only on read-only sealed anonymous memory; gmpos on all
+//     pinned VMAs, because the image holds the kernel's own data.
+//   - madvise: MADV_GUARD_INSTALL/MADV_GUARD_REMOVE are EINVAL, as before
+//     Linux 6.13 (guard regions would need non-present marker entries that
+//     faults, munmap and MAP_FIXED honour; silently accepting them would
+//     leave the guard pages accessible). MADV_HWPOISON/MADV_SOFT_OFFLINE
+//     are EINVAL, as without CONFIG_MEMORY_FAILURE. When a VMA refuses the
+//     advice (EPERM, EINVAL) nothing has changed; Linux has already
+//     applied it to the VMAs before.
+//   - User pages are always 4 KiB. Hugepage advice is accepted and
+//     ignored; MADV_COLLAPSE answers as Linux does (EINVAL for a VMA that
+//     cannot hold an aligned huge page or an empty huge page, else
+//     success) without collapsing anything. A page only ever read counts
+//     as present here (Linux maps the shared zero page and then refuses to
+//     collapse it).
 //   - mprotect over a range with a hole (ENOMEM) or a pinned VMA (EPERM)
 //     fails before changing anything; Linux returns the same errno but has
 //     already changed the VMAs before the hole or the sealed VMA.

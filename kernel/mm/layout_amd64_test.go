@@ -60,4 +60,7 @@ func TestNonCanonicalRangesAmd64(t *testing.T) {
 	if err := Space.Mprotect(nc, PageSize, PROT_READ); err != ENOMEM {
 		t.Errorf("mprotect = %v, want ENOMEM", err)
 	}
+	if err := Space.Madvise(nc, PageSize, MADV_DONTNEED); err != ENOMEM {
+		t.Errorf("madvise = %v, want ENOMEM", err)
+	}
 }
