@@ -112,6 +112,12 @@
 // testing.AllocsPerRun. The only runtime routines reached are memmove and
 // the panic paths (bounds checks, kernel bugs).
 //
+// A defer must be one the compiler open-codes (at most 8, none in a loop,
+// returns × defers <= 15): otherwise it calls runtime.deferprocStack, which
+// throws "defer on system stack" on g0 — and the Go runtime makes its first
+// mmap on g0. Functions with many early returns take the lock in a small
+// wrapper instead (Mmap). TestDefersOpenCoded checks this.
+//
 // Stack: prologues keep their split checks, so the code must run on a kernel
 // g whose stack bounds are valid (runtime-contract §2.5). There is no
 // recursion; frames are at most ~128 bytes and call chains a handful deep,
