@@ -27,6 +27,8 @@
 //	0x0000_0000_fee0_0000 │ device registers (MapDevice): identity   │ supervisor RW NX UC,
 //	                      │ mapped, pinned PROT_NONE VMAs            │ reserved in Space
 //	                      │ ...                                      │
+//	0x0000_0000_4000_0000 │ MAP_32BIT window [1 GiB, 2 GiB)          │
+//	                      │ ...                                      │
 //	                      │ image: text R+X, rodata R, data/bss RW   │ user, identity mapped,
 //	0x0000_0000_0010_0000 │ (pinned VMAs, link address 1 MiB)        │ W^X from ELF flags
 //	0x0000_0000_0001_0000 │ MinAddr (lowest mmap address)            │
@@ -120,7 +122,7 @@
 //
 // Stack: prologues keep their split checks, so the code must run on a kernel
 // g whose stack bounds are valid (runtime-contract §2.5). There is no
-// recursion; frames are at most ~128 bytes and call chains a handful deep,
+// recursion; frames are at most ~160 bytes and call chains a handful deep,
 // so well under 1 KiB is used. Panics are raised only for kernel bugs
 // (re-entry, freeing an invalid frame) with constant strings.
 //
@@ -128,14 +130,17 @@
 //
 // There is one mm lock covering the frame list, the page tables and the VMA
 // table. Exported functions take it (lockMM/unlockMM in lock.go); lower-case
-// helpers assume it is held. The exceptions are read-only: FrameCounts,
-// ReadStats, NumVMAs and VMA return snapshots, and PageTable.PeekExecutable
-// walks the tables without the lock (see its comment for why that is safe:
-// table frames are never freed and entries are read atomically). Today, with one CPU and interrupts disabled in
+// helpers assume it is held. Today, with one CPU and interrupts disabled in
 // the kernel, it is a re-entrancy assertion; on SMP it becomes a spin lock
 // with interrupts disabled, and FlushTLB becomes a TLB shootdown (SDM
 // §4.10.5) after which — and only after which — dropped frames may be
 // reused.
+//
+// The exceptions only read: FrameCounts, ReadStats, NumVMAs and VMA return
+// snapshots, and PageTable.PeekExecutable walks the tables without the lock
+// so that a fault report works even for a fault inside mm (see its comment
+// for why that is safe: table frames are never freed, and entries are
+// written and read with single 64-bit accesses).
 //
 // # TLB
 //
@@ -219,7 +224,7 @@
 //   - pteBlock(pa, Attr): a valid 2 MiB leaf (arm64: level 2 block descriptor).
 //   - physLimit: one past the highest physical address an entry can hold.
 //   - canonical(va): va can be translated at all (x86: bits 63..47 equal; arm64: bits 63..48 all 0 or all 1).
-//   - UserEnd: Linux TASK_SIZE (x86 2^47-4096; arm64 2^48 with 48-bit VA).
+//   - UserEnd: Linux TASK_SIZE (x86 2^47-4096; arm64 at most 2^47, see below).
 //   - MmapBase: where the top-down mmap search starts.
 //   - DirectMapBase: the kernel-half base of the direct map of RAM.
 //   - KernelStackBase: the kernel-half base of the kernel stacks.
@@ -231,16 +236,26 @@
 //
 // The hooks (FlushTLB: TLBI VAE1IS + DSB; FlushAll: TLBI VMALLE1IS) come
 // from the kernel as on x86. arm64 has a second root register for the upper
-// half: load Root into both TTBR0_EL1 and TTBR1_EL1 (T0SZ = T1SZ = 16); a
-// lower-half address then uses entries 0..255 of the top table and an
-// upper-half one entries 256..511, so one PageTable still describes the
-// single shared address space. Also on arm64: PAN must stay off (like SMAP
+// half: load Root into both TTBR0_EL1 and TTBR1_EL1 (T0SZ = T1SZ = 16).
+// Both walks index the top table with VA bits 47:39, so user addresses
+// below 2^47 use entries 0..255 and kernel addresses from
+// 0xffff_8000_0000_0000 entries 256..511, and one PageTable still describes
+// the single shared address space. This caps arm64 user space at 2^47
+// (Linux allows 2^48 with 48-bit VAs; the Go runtime's hints stay far
+// below), and keeps DirectMapBase and KernelStackBase in the upper half of
+// the upper half, as on x86. Also on arm64: PAN must stay off (like SMAP
 // here), and an executable image page must be readable at EL0 and have
 // PXN clear so that the kernel, which lives in the image, can run from it.
 //
 // References: Intel 64 and IA-32 Architectures Software Developer's Manual,
 // Vol. 3A, §4.5 (4-level paging), §4.6 (access rights), §4.7 (page-fault
 // error code), §4.10.4 (invalidation of TLBs and paging-structure caches),
-// §4.10.5 (propagation to multiple processors); Linux mmap(2), munmap(2),
-// madvise(2), mprotect(2), mseal(2).
+// §4.10.5 (propagation to multiple processors), §11.12 (PAT); Arm
+// Architecture Reference Manual, D8 (VMSAv8-64 translation); Linux mmap(2),
+// munmap(2), madvise(2), mprotect(2), mseal(2), and the sources the argument
+// checks follow: arch/x86/kernel/sys_x86_64.c (sys_mmap, MAP_32BIT),
+// mm/mmap.c (ksys_mmap_pgoff, do_mmap, __get_unmapped_area), mm/vma.c
+// (do_vmi_munmap), mm/mprotect.c (do_mprotect_pkey), mm/madvise.c
+// (madvise_behavior_valid, do_madvise, madvise_walk_vmas). Every errno case
+// in the tests was also checked on Linux 6.18 x86-64.
 package mm

@@ -44,10 +44,10 @@ const physLimit uintptr = 1 << 48
 func canonical(va uintptr) bool { return va>>48 == 0 || va>>48 == 0xffff }
 
 const (
-	UserEnd         uintptr = 1 << 48
-	MmapBase        uintptr = 0xff00_0000_0000
-	DirectMapBase   uintptr = 0xffff_0000_0000_0000
-	KernelStackBase uintptr = 0xffff_8000_0000_0000
+	UserEnd         uintptr = 1 << 47 // the shared root: see doc.go
+	MmapBase        uintptr = 0x7f00_0000_0000
+	DirectMapBase   uintptr = 0xffff_8000_0000_0000
+	KernelStackBase uintptr = 0xffff_c000_0000_0000
 	lowDirectMap            = 0
 )
 
