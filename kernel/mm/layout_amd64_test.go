@@ -64,3 +64,19 @@ func TestNonCanonicalRangesAmd64(t *testing.T) {
 		t.Errorf("madvise = %v, want ENOMEM", err)
 	}
 }
+
+// x86's arch_validate_prot is the generic one: PROT_BTI/PROT_MTE (0x10,
+// 0x20, arm64) are unknown bits (native: mprotect(addr, 4096, 0x10) =
+// EINVAL, even over an unmapped range).
+func TestProtBitsAmd64(t *testing.T) {
+	boot(t, testRAM)
+	const base = 0x3000_0000_0000
+	mustMmap(t, base, PageSize, PROT_READ|PROT_WRITE, anon|MAP_FIXED)
+	for _, prot := range []uint32{0x10, 0x20, PROT_READ | 0x10} {
+		for _, va := range []uintptr{base, 0x5000_0000_0000} {
+			if err := Space.Mprotect(va, PageSize, prot); err != EINVAL {
+				t.Errorf("Mprotect(%#x, %#x) = %v, want EINVAL", va, prot, err)
+			}
+		}
+	}
+}

@@ -33,7 +33,7 @@ const archStub = `package mm
 
 func (e PTE) Present() bool           { return e&1 != 0 }
 func (e PTE) Huge() bool              { return e&3 == 1 }
-func (e PTE) Addr() uintptr           { return uintptr(e) &^ 0xfff }
+func (e PTE) Addr() uintptr           { return uintptr(e) & 0x0000_ffff_ffff_f000 }
 func (e PTE) attr() Attr              { return Attr(e >> 52) }
 func pteTable(pa uintptr) PTE         { return PTE(pa) | 3 }
 func pteLeaf(pa uintptr, a Attr) PTE  { return PTE(pa) | PTE(a)<<52 | 3 }
