@@ -1,5 +1,3 @@
-//go:build amd64
-
 package mm
 
 import (
@@ -30,6 +28,20 @@ func TestNoAllocations(t *testing.T) {
 		Space.Mprotect(a, PageSize, PROT_READ)
 		Space.Munmap(a, 4*PageSize)
 	})
+	check("Linux argument checks and advice", func() {
+		a, err := Space.Mmap(0x1000_0000, 4*PageSize, PROT_READ|PROT_WRITE, anon|mapLow32|MAP_GROWSDOWN|MAP_LOCKED, -1, 0)
+		if err != OK {
+			panic("mmap")
+		}
+		Space.Madvise(a, 4*PageSize, MADV_POPULATE_WRITE)
+		Space.Madvise(a, 4*PageSize, MADV_COLLAPSE)
+		Space.Madvise(a, 8*PageSize, MADV_COLD)
+		Space.Mprotect(a+PageSize, PageSize, PROT_READ|PROT_GROWSDOWN)
+		Space.Mprotect(DirectMapBase, PageSize, PROT_READ)
+		Space.Mmap(0, PageSize, PROT_READ, MAP_SHARED_VALIDATE|MAP_SYNC, 3, 0)
+		Space.Mmap(0, PageSize, PROT_READ, anon|MAP_HUGETLB, -1, 0)
+		Space.Munmap(a, 4*PageSize)
+	})
 	check("Mmap fixed", func() {
 		Space.Mmap(base, 2*PageSize, PROT_READ, anon|MAP_FIXED, -1, 0)
 	})
@@ -41,10 +53,17 @@ func TestNoAllocations(t *testing.T) {
 		Space.Munmap(base, PageSize)
 	})
 	check("Map+Lookup+Unmap", func() {
-		Kernel.Map(va, 0x300000, PTEUser)
+		Kernel.Map(va, 0x300000, AttrUser)
 		Kernel.Lookup(va)
 		Kernel.Unmap(va)
 		va += PageSize
+	})
+	check("PeekExecutable", func() {
+		Kernel.PeekExecutable(0x100000)
+		Kernel.PeekExecutable(base)
+	})
+	check("MapDevice", func() {
+		MapDevice(0xfee00000, PageSize)
 	})
 	check("AllocFrame+FreeFrame", func() {
 		pa, _ := AllocZeroFrame()
@@ -85,10 +104,10 @@ func BenchmarkFault(b *testing.B) {
 func BenchmarkMapUnmap(b *testing.B) {
 	boot(b, testRAM)
 	const va = 0x2000_0000_0000
-	Kernel.Map(va, 0x300000, PTEUser)
+	Kernel.Map(va, 0x300000, AttrUser)
 	Kernel.Unmap(va)
 	for b.Loop() {
-		Kernel.Map(va, 0x300000, PTEUser|PTEWrite)
+		Kernel.Map(va, 0x300000, AttrUser|AttrWrite)
 		Kernel.Unmap(va)
 	}
 	benchLine(b, "mm_map_unmap_4k")

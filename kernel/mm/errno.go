@@ -1,11 +1,9 @@
-//go:build amd64
-
 package mm
 
 // Errno is a Linux error number as returned (negated) by the syscall layer.
-// Zero means success. The values are the x86-64 Linux ones
-// (include/uapi/asm-generic/errno-base.h) so the kernel can hand them back
-// to the Go runtime unchanged.
+// Zero means success. The values are Linux's (include/uapi/asm-generic/
+// errno-base.h and errno.h, used by both x86-64 and arm64) so the kernel can
+// hand them back to the Go runtime unchanged.
 type Errno uintptr
 
 // Error numbers used by this package.
@@ -17,6 +15,8 @@ const (
 	EEXIST Errno = 17 // MAP_FIXED_NOREPLACE overlap, or page already mapped
 	ENODEV Errno = 19 // file or shared mappings (no files in this kernel)
 	EINVAL Errno = 22 // malformed arguments
+
+	EOPNOTSUPP Errno = 95 // MAP_SHARED_VALIDATE with a flag the mapping cannot honour (asm-generic/errno.h)
 )
 
 // String returns the symbolic name. It returns constant strings only so it is
@@ -37,6 +37,8 @@ func (e Errno) String() string {
 		return "ENODEV"
 	case EINVAL:
 		return "EINVAL"
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP"
 	}
 	return "E?"
 }

@@ -1,5 +1,3 @@
-//go:build amd64
-
 package mm
 
 // Page-fault resolution (demand paging) and user-pointer validation.
@@ -46,9 +44,10 @@ func (as *AddressSpace) HandleFault(va uintptr, write, exec, user bool) (ok bool
 	return
 }
 
-// allowed reports whether prot permits the access. On x86 any non-NONE
-// mapping is readable (there is no write-only or execute-only page without
-// protection keys, SDM §4.6).
+// allowed reports whether prot permits the access. Any non-NONE mapping is
+// readable: x86 has no write-only or execute-only page without protection
+// keys (SDM §4.6), and Linux gives arm64 the same semantics unless the CPU
+// has FEAT_EPAN, which gmpos does not rely on.
 func allowed(prot uint32, write, exec bool) bool {
 	switch {
 	case prot == PROT_NONE:
@@ -61,15 +60,16 @@ func allowed(prot uint32, write, exec bool) bool {
 	return true
 }
 
-// satisfies reports whether a present leaf already grants the access.
-func satisfies(v PTE, write, exec bool) bool {
-	if v&PTEUser == 0 {
+// satisfies reports whether a present user leaf with attributes a already
+// grants the access.
+func satisfies(a Attr, write, exec bool) bool {
+	if a&AttrUser == 0 {
 		return false
 	}
-	if write && v&PTEWrite == 0 {
+	if write && a&AttrWrite == 0 {
 		return false
 	}
-	if exec && v&PTENoExec != 0 {
+	if exec && a&AttrExec == 0 {
 		return false
 	}
 	return true
@@ -91,10 +91,10 @@ func (as *AddressSpace) fault(va uintptr, write, exec bool) (bool, int) {
 	page := alignDown(va, PageSize)
 	if e := as.PT.leaf(page); e != 0 {
 		v := PTE(load64(e))
-		if !satisfies(v, write, exec) {
+		if !satisfies(v.attr(), write, exec) {
 			// W^X flip (or rights lagging the VMA): reinstall
 			// with the rights this access needs.
-			store64(e, uint64(PTE(v.Addr())|v&PTEOwned|PTEPresent|leafFlags(prot, exec)))
+			store64(e, uint64(pteLeaf(v.Addr(), leafAttr(prot, exec)|v.attr()&AttrOwned)))
 		}
 		flushPage(page)
 		as.spurious++
@@ -104,7 +104,7 @@ func (as *AddressSpace) fault(va uintptr, write, exec bool) (bool, int) {
 	if !ok {
 		return false, FaultOOM
 	}
-	if err := as.PT.mapPage(page, pa, leafFlags(prot, exec)|PTEOwned); err != OK {
+	if err := as.PT.mapPage(page, pa, leafAttr(prot, exec)|AttrOwned); err != OK {
 		freeFrame(pa)
 		return false, FaultOOM
 	}
@@ -147,7 +147,7 @@ func (as *AddressSpace) userRange(va, n uintptr, write bool) bool {
 		if i < 0 || !allowed(as.vmas[i].Prot, write, false) {
 			return false
 		}
-		if e := as.PT.leaf(page); e != 0 && satisfies(PTE(load64(e)), write, false) {
+		if e := as.PT.leaf(page); e != 0 && satisfies(PTE(load64(e)).attr(), write, false) {
 			continue
 		}
 		if ok, _ := as.fault(page, write, false); !ok {

@@ -1,99 +1,6 @@
-//go:build amd64
-
 package mm
 
 import "testing"
-
-func TestMadviseDontneedZeroes(t *testing.T) {
-	for _, advice := range []int{MADV_DONTNEED, MADV_FREE} {
-		boot(t, testRAM)
-		const base = 0x3000_0000_0000
-		const pages = 6
-		mustMmap(t, base, pages*PageSize, PROT_READ|PROT_WRITE, anon|MAP_FIXED)
-		// Write a pattern into every byte of every page.
-		for i := uintptr(0); i < pages; i++ {
-			access(&Space, base+i*PageSize, true, 0)
-			pa, _, _ := Space.PT.Lookup(base + i*PageSize)
-			for j := range FrameBytes(pa) {
-				FrameBytes(pa)[j] = byte(j*7 + int(i))
-			}
-		}
-		s0 := Space.ReadStats()
-		if err := Space.Madvise(base+PageSize, 4*PageSize, advice); err != OK {
-			t.Fatalf("madvise(%d) = %v", advice, err)
-		}
-		s1 := Space.ReadStats()
-		if s0.FramesUsed-s1.FramesUsed != 4 || s1.MadvDropped-s0.MadvDropped != 4 {
-			t.Fatalf("advice %d: freed %d frames, dropped %d; want 4", advice,
-				s0.FramesUsed-s1.FramesUsed, s1.MadvDropped-s0.MadvDropped)
-		}
-		if s1.VMAs != s0.VMAs {
-			t.Fatal("madvise changed the VMA table")
-		}
-		for i := uintptr(1); i < 5; i++ {
-			if _, _, ok := Space.PT.Lookup(base + i*PageSize); ok {
-				t.Fatalf("page %d still mapped after advice %d", i, advice)
-			}
-			// Touch again: a fresh, fully zero page.
-			if _, ok, _ := access(&Space, base+i*PageSize, false, 0); !ok {
-				t.Fatal("refault failed")
-			}
-			pa, _, _ := Space.PT.Lookup(base + i*PageSize)
-			for j, b := range FrameBytes(pa) {
-				if b != 0 {
-					t.Fatalf("advice %d: page %d byte %d = %#x after refault", advice, i, j, b)
-				}
-			}
-		}
-		if got := Space.ReadStats().FramesUsed; got != s0.FramesUsed {
-			t.Fatalf("frames used %d after refault, want %d", got, s0.FramesUsed)
-		}
-		// Pages outside the range kept their data.
-		for _, i := range []uintptr{0, 5} {
-			pa, _, _ := Space.PT.Lookup(base + i*PageSize)
-			if FrameBytes(pa)[3] != byte(21+int(i)) {
-				t.Fatalf("page %d outside the range lost data", i)
-			}
-		}
-	}
-}
-
-func TestMadviseAdviceAndErrors(t *testing.T) {
-	boot(t, testRAM)
-	const base = 0x3000_0000_0000
-	mustMmap(t, base, 4*PageSize, PROT_READ|PROT_WRITE, anon|MAP_FIXED)
-	access(&Space, base, true, 9)
-	for _, adv := range []int{MADV_NORMAL, MADV_RANDOM, MADV_SEQUENTIAL, MADV_WILLNEED, MADV_HUGEPAGE, MADV_NOHUGEPAGE, MADV_COLLAPSE} {
-		if err := Space.Madvise(base, 4*PageSize, adv); err != OK {
-			t.Errorf("advice %d = %v", adv, err)
-		}
-	}
-	if v, ok, _ := access(&Space, base, false, 0); !ok || v != 9 {
-		t.Fatal("a hint discarded data")
-	}
-	for _, adv := range []int{5, 9, 100, -1} {
-		if err := Space.Madvise(base, PageSize, adv); err != EINVAL {
-			t.Errorf("advice %d = %v, want EINVAL", adv, err)
-		}
-	}
-	if err := Space.Madvise(base+1, PageSize, MADV_DONTNEED); err != EINVAL {
-		t.Errorf("unaligned = %v", err)
-	}
-	if err := Space.Madvise(base, 0, MADV_DONTNEED); err != OK {
-		t.Errorf("zero length = %v", err)
-	}
-	if err := Space.Madvise(0x106000, PageSize, MADV_DONTNEED); err != EPERM {
-		t.Errorf("image = %v, want EPERM", err)
-	}
-	// Range running past the mapping: ENOMEM, but the mapped part is dropped
-	// (Linux applies advice to the mapped parts).
-	if err := Space.Madvise(base, 8*PageSize, MADV_DONTNEED); err != ENOMEM {
-		t.Errorf("partly unmapped = %v, want ENOMEM", err)
-	}
-	if _, _, ok := Space.PT.Lookup(base); ok {
-		t.Error("mapped part not dropped")
-	}
-}
 
 func TestFaultCodes(t *testing.T) {
 	boot(t, testRAM)
@@ -113,7 +20,7 @@ func TestFaultCodes(t *testing.T) {
 		{"nil write", 0xff8, true, false, true, false, SEGV_MAPERR},
 		{"hole", base + 4*PageSize, false, false, true, false, SEGV_MAPERR},
 		{"kernel half from user", DirectMapBase + 0x1000, false, false, true, false, SEGV_MAPERR},
-		{"non-canonical", 0x8000_0000_0000, false, false, true, false, SEGV_MAPERR},
+		{"beyond user space", UserEnd, false, false, true, false, SEGV_MAPERR},
 		{"read RW", rw + 8, false, false, true, true, 0},
 		{"write RW", rw + 8, true, false, true, true, 0},
 		{"exec RW", rw, false, true, true, false, SEGV_ACCERR},
@@ -139,7 +46,7 @@ func TestFaultCodes(t *testing.T) {
 	}{{rw, true, false}, {ro, false, false}, {rx, false, true}}
 	for _, c := range checks {
 		_, fl, ok := Space.PT.Lookup(c.va)
-		if !ok || fl&PTEUser == 0 || fl&PTEOwned == 0 || (fl&PTEWrite != 0) != c.write || (fl&PTENoExec == 0) != c.exec {
+		if !ok || !fl.UserAccessible() || fl&AttrOwned == 0 || fl.Writable() != c.write || fl.Executable() != c.exec {
 			t.Errorf("%#x: flags %#x ok %v", c.va, fl, ok)
 		}
 	}
@@ -162,7 +69,7 @@ func TestWXFlip(t *testing.T) {
 			t.Fatalf("fault w=%v x=%v: code %d", write, exec, code)
 		}
 		_, fl, _ := Space.PT.Lookup(va)
-		if (fl&PTEWrite != 0) != wantW || (fl&PTENoExec == 0) != wantX {
+		if fl.Writable() != wantW || fl.Executable() != wantX {
 			t.Fatalf("after w=%v x=%v flags %#x", write, exec, fl)
 		}
 	}
@@ -190,7 +97,7 @@ func TestUserRange(t *testing.T) {
 		t.Fatalf("pre-faulted %d pages, want 3", got)
 	}
 	for i := uintptr(0); i < 3; i++ {
-		if _, fl, ok := Space.PT.Lookup(base + i*PageSize); !ok || fl&PTEWrite == 0 {
+		if _, fl, ok := Space.PT.Lookup(base + i*PageSize); !ok || !fl.Writable() {
 			t.Fatalf("page %d not pre-faulted writable", i)
 		}
 	}
@@ -362,7 +269,7 @@ func TestMapPopulate(t *testing.T) {
 		t.Fatalf("MAP_POPULATE faulted %d pages, want 4", got)
 	}
 	for va := a; va < a+4*PageSize; va += PageSize {
-		if _, fl, ok := Space.PT.Lookup(va); !ok || fl&PTEWrite == 0 {
+		if _, fl, ok := Space.PT.Lookup(va); !ok || !fl.Writable() {
 			t.Fatalf("%#x not populated writable", va)
 		}
 	}
@@ -371,5 +278,16 @@ func TestMapPopulate(t *testing.T) {
 	mustMmap(t, 0, 4*PageSize, PROT_NONE, anon|MAP_POPULATE)
 	if Space.ReadStats().Faults != s1.Faults {
 		t.Fatal("PROT_NONE populate allocated")
+	}
+	// do_mmap: populate = MAP_POPULATE without MAP_NONBLOCK, or VM_LOCKED.
+	for _, c := range []struct {
+		flags uint32
+		want  uintptr
+	}{{MAP_POPULATE | MAP_NONBLOCK, 0}, {MAP_LOCKED, 4}, {MAP_LOCKED | MAP_NONBLOCK, 4}} {
+		s := Space.ReadStats()
+		mustMmap(t, 0, 4*PageSize, PROT_READ, anon|c.flags)
+		if got := Space.ReadStats().Faults - s.Faults; got != c.want {
+			t.Errorf("flags %#x populated %d pages, want %d", c.flags, got, c.want)
+		}
 	}
 }

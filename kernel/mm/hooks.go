@@ -1,5 +1,3 @@
-//go:build amd64
-
 package mm
 
 // Hooks the kernel fills in at boot (before the Go runtime starts; they are

@@ -1,5 +1,3 @@
-//go:build amd64
-
 package mm
 
 // Segment describes one PT_LOAD program header of the kernel/user image
@@ -17,9 +15,8 @@ const (
 	PF_R = 4
 )
 
-// Kernel stack region (supervisor only, PML4 slot 384).
+// Kernel stack region (supervisor only, starting at KernelStackBase).
 const (
-	KernelStackBase uintptr = 0xffff_c000_0000_0000
 	// KernelStackSize is the usable size of one kernel stack.
 	KernelStackSize = 32 << 10
 	// KernelStackGuard is the unmapped gap below each stack: an overflow
@@ -31,20 +28,18 @@ const (
 	MaxKernelStacks = 1024
 )
 
-// lowDirectMap is always direct mapped even if the RAM list does not cover
-// it: the low 16 MiB holds the multiboot information, command line, and
-// (right after the image) modules, which the kernel removed from the usable
-// RAM list but still needs to read.
-const lowDirectMap = 16 << 20
-
 // Kernel is the page table built by BuildKernelSpace (the only one: user and
 // kernel share one address space). MapKernelStack maps into it.
 var Kernel PageTable
 
-// Direct-map leaf flags: supervisor, writable, never executable, global
-// (the mapping is identical for every thread, so CR3 reloads need not drop
-// it; requires CR4.PGE, SDM §4.10.2.4).
-const directFlags = PTEWrite | PTENoExec | PTEGlobal
+// Direct-map attributes: supervisor, writable, never executable, global
+// (the mapping is identical for every thread, so address-space switches
+// need not drop it; x86 requires CR4.PGE, SDM §4.10.2.4).
+const directAttr = AttrWrite | AttrGlobal
+
+// Kernel stack attributes: supervisor, writable, never executable, global,
+// and the frames belong to the allocator (FreeKernelStack returns them).
+const stackAttr = AttrWrite | AttrGlobal | AttrOwned
 
 // BuildKernelSpace builds a fresh PML4 containing
 //   - the direct map of RAM at DirectMapBase (2 MiB pages where the 2 MiB
@@ -109,7 +104,7 @@ func buildKernelSpace(ram []Region, image []Segment) (PageTable, Errno) {
 		if !wantDirect(pa, ram) {
 			continue
 		}
-		if err := pt.map2M(DirectMapBase+pa, pa, directFlags); err != OK {
+		if err := pt.map2M(DirectMapBase+pa, pa, directAttr); err != OK {
 			return pt, err
 		}
 	}
@@ -119,22 +114,21 @@ func buildKernelSpace(ram []Region, image []Segment) (PageTable, Errno) {
 		if s.Memsz == 0 {
 			continue
 		}
-		flags := imageFlags(s.Flags)
+		attr := imageAttr(s.Flags)
 		end, _ := alignUp(s.Vaddr+s.Memsz, PageSize)
 		for va := alignDown(s.Vaddr, PageSize); va < end; va += PageSize {
-			e, err := pt.slot(va, levelPT, true)
+			e, err := pt.slot(va, level4K, true)
 			if err != OK {
 				return pt, err
 			}
-			old := PTE(load64(e))
-			f := flags
-			if old.Present() {
-				f = mergeRights(old.Flags(), flags)
-				if f&PTEWrite != 0 && f&PTENoExec == 0 {
+			a := attr
+			if old := PTE(load64(e)); old.Present() {
+				a |= old.attr() // the union of both segments' rights
+				if a&AttrWrite != 0 && a&AttrExec != 0 {
 					return pt, EINVAL
 				}
 			}
-			store64(e, uint64(PTE(va)|f|PTEPresent))
+			store64(e, uint64(pteLeaf(va, a)))
 		}
 	}
 	Kernel = pt
@@ -158,22 +152,18 @@ func wantDirect(pa uintptr, ram []Region) bool {
 	return false
 }
 
-// imageFlags converts ELF segment flags to leaf flags: always user, NX unless
-// executable, writable only if PF_W.
-func imageFlags(f uint32) PTE {
-	fl := PTEUser
+// imageAttr converts ELF segment flags to leaf attributes: always user,
+// executable only if PF_X, writable only if PF_W. Not global: the image is
+// user memory.
+func imageAttr(f uint32) Attr {
+	a := AttrUser
 	if f&PF_W != 0 {
-		fl |= PTEWrite
+		a |= AttrWrite
 	}
-	if f&PF_X == 0 {
-		fl |= PTENoExec
+	if f&PF_X != 0 {
+		a |= AttrExec
 	}
-	return fl
-}
-
-// mergeRights is the union of two leaf flag sets (NX only if both are NX).
-func mergeRights(a, b PTE) PTE {
-	return (a|b)&^PTENoExec | a&b&PTENoExec
+	return a
 }
 
 // elfProt converts ELF flags to PROT_ bits.
@@ -195,7 +185,7 @@ func elfProt(f uint32) uint32 {
 // and returns the address just above it (the initial RSP). The stack's
 // frames are zeroed, supervisor-only, RW, NX; the KernelStackGuard bytes
 // below it stay unmapped so an overflow takes a page fault (which the
-// kernel must handle on a separate IST stack, SDM §6.14.5). Mapping an
+// kernel must handle on a separate stack: x86 IST, SDM §6.14.5). Mapping an
 // already-mapped stack returns the same top without allocating.
 func MapKernelStack(i int) (top uintptr, err Errno) {
 	if i < 0 || i >= MaxKernelStacks || Kernel.Root == 0 {
@@ -213,7 +203,7 @@ func MapKernelStack(i int) (top uintptr, err Errno) {
 		if !ok {
 			return 0, ENOMEM
 		}
-		if err := Kernel.mapPage(va, pa, PTEWrite|PTENoExec|PTEGlobal|PTEOwned); err != OK {
+		if err := Kernel.mapPage(va, pa, stackAttr); err != OK {
 			freeFrame(pa)
 			return 0, err
 		}
@@ -223,8 +213,8 @@ func MapKernelStack(i int) (top uintptr, err Errno) {
 
 // FreeKernelStack unmaps kernel stack i and returns its frames to the
 // allocator, so that thread slots can be recycled. Each page is flushed
-// with FlushTLB (the entries are global, which a CR3 reload would not drop,
-// SDM §4.10.4.1). The caller must not be running on that stack.
+// with FlushTLB (the entries are global, which an address-space switch
+// would not drop, SDM §4.10.4.1). The caller must not be running on that stack.
 func FreeKernelStack(i int) Errno {
 	if i < 0 || i >= MaxKernelStacks || Kernel.Root == 0 {
 		return EINVAL
@@ -233,7 +223,7 @@ func FreeKernelStack(i int) Errno {
 	defer unlockMM()
 	bottom := KernelStackBase + uintptr(i)*KernelStackSlot + KernelStackGuard
 	for va := bottom; va < bottom+KernelStackSize; va += PageSize {
-		if pa, fl, ok := Kernel.unmapPage(va); ok && fl&PTEOwned != 0 {
+		if pa, a, ok := Kernel.unmapPage(va); ok && a&AttrOwned != 0 {
 			freeFrame(pa)
 		}
 	}

@@ -1,5 +1,3 @@
-//go:build amd64
-
 package mm
 
 import "testing"
@@ -30,13 +28,13 @@ func TestBuildKernelSpaceImageWX(t *testing.T) {
 			if !ok || pa != va {
 				t.Fatalf("%#x: identity mapping missing (pa %#x ok %v)", va, pa, ok)
 			}
-			if fl&PTEUser == 0 || fl&PTEGlobal != 0 || fl&PTEOwned != 0 {
+			if !fl.UserAccessible() || fl&AttrGlobal != 0 || fl&AttrOwned != 0 {
 				t.Errorf("%#x: flags %#x want user, non-global, not owned", va, fl)
 			}
-			if (fl&PTEWrite != 0) != c.write || (fl&PTENoExec == 0) != c.exec {
+			if fl.Writable() != c.write || fl.Executable() != c.exec {
 				t.Errorf("%#x: flags %#x, want write=%v exec=%v", va, fl, c.write, c.exec)
 			}
-			if fl&PTEWrite != 0 && fl&PTENoExec == 0 {
+			if fl.Writable() && fl.Executable() {
 				t.Errorf("%#x: W+X", va)
 			}
 		}
@@ -63,19 +61,29 @@ func TestBuildKernelSpaceImageWX(t *testing.T) {
 
 func TestBuildKernelSpaceDirectMap(t *testing.T) {
 	pt := boot(t, testRAM)
-	// Every RAM byte (and the low 16 MiB) is reachable at DirectMapBase+pa.
+	// Every RAM byte, and everything below lowDirectMap (the low 16 MiB on
+	// a multiboot PC), is reachable at DirectMapBase+pa.
 	for _, pa := range []uintptr{0, 0x1000, 0x9_1234, 2 << 20, 15<<20 + 0x777, 32 << 20, 48<<20 - 1} {
 		got, fl, ok := pt.Lookup(DirectMapBase + pa)
+		if pa < testRAM[0].Base && pa >= lowDirectMap { // neither RAM nor low
+			if ok {
+				t.Fatalf("%#x direct mapped", pa)
+			}
+			continue
+		}
 		if !ok || got != pa {
 			t.Fatalf("direct map %#x → %#x %v", pa, got, ok)
 		}
-		if fl&PTEHuge == 0 || fl&PTEUser != 0 || fl&PTENoExec == 0 || fl&PTEWrite == 0 || fl&PTEGlobal == 0 {
+		if fl&AttrHuge == 0 || fl.UserAccessible() || fl.Executable() || !fl.Writable() || fl&AttrGlobal == 0 {
 			t.Fatalf("direct map %#x flags %#x", pa, fl)
 		}
 	}
 	// The hole 16..32 MiB is not RAM and not low: not mapped; neither is
 	// anything past the end of RAM.
 	for _, pa := range []uintptr{16 << 20, 24 << 20, 32<<20 - 1, 48 << 20} {
+		if pa < lowDirectMap {
+			continue
+		}
 		if _, _, ok := pt.Lookup(DirectMapBase + pa); ok {
 			t.Fatalf("hole %#x direct mapped", pa)
 		}
@@ -94,7 +102,7 @@ func TestBuildKernelSpaceRejects(t *testing.T) {
 	for _, img := range [][]Segment{
 		{{Vaddr: 0, Memsz: 0x2000, Flags: PF_R | PF_X}},                                                             // covers page 0
 		{{Vaddr: 0x100000, Memsz: 0x1000, Flags: PF_R | PF_W | PF_X}},                                               // W+X segment
-		{{Vaddr: 0x7fff_ffff_f000, Memsz: 0x2000, Flags: PF_R}},                                                     // beyond user space
+		{{Vaddr: UserEnd, Memsz: 0x2000, Flags: PF_R}},                                                              // beyond user space
 		{{Vaddr: 0x100000, Memsz: 0x1800, Flags: PF_R | PF_X}, {Vaddr: 0x101800, Memsz: 0x800, Flags: PF_R | PF_W}}, // shared page becomes W+X
 	} {
 		Init(testRAM)
@@ -111,7 +119,7 @@ func TestBuildKernelSpaceRejects(t *testing.T) {
 	if err != OK {
 		t.Fatal(err)
 	}
-	if _, fl, _ := pt.Lookup(0x101000); fl&PTENoExec != 0 {
+	if _, fl, _ := pt.Lookup(0x101000); !fl.Executable() {
 		t.Fatalf("shared page flags %#x: want executable", fl)
 	}
 	// Out of frames.
@@ -138,7 +146,7 @@ func TestMapKernelStackGuard(t *testing.T) {
 	for _, top := range []uintptr{top0, top1} {
 		for va := top - KernelStackSize; va < top; va += PageSize {
 			_, fl, ok := Kernel.Lookup(va)
-			if !ok || fl&PTEUser != 0 || fl&PTEWrite == 0 || fl&PTENoExec == 0 {
+			if !ok || fl.UserAccessible() || !fl.Writable() || fl.Executable() {
 				t.Fatalf("stack page %#x: ok=%v flags %#x", va, ok, fl)
 			}
 		}

@@ -1,112 +1,208 @@
-//go:build amd64
-
 package mm
 
-// mmap(2), munmap(2) and mprotect(2) for anonymous private memory, with the
-// Linux argument checks and error numbers the Go runtime depends on
-// (mem_linux.go: sysAlloc, sysReserve, sysMap, sysFree, sysFault).
+// mmap(2) and munmap(2) for anonymous private memory, with Linux's argument
+// checks, in Linux's order and with Linux's error numbers: the Go runtime
+// depends on some of them (mem_linux.go: sysAlloc, sysReserve, sysMap,
+// sysFree), and programs probe others. Each check below names the Linux
+// function it mirrors (mm/mmap.c unless said otherwise); the tests in
+// mmap_test.go also give the result observed on Linux 6.18 x86-64.
 
-// mmap flags (include/uapi/linux/mman.h, asm-generic/mman-common.h).
+// mmap flags (include/uapi/linux/mman.h, asm-generic/mman.h,
+// asm-generic/mman-common.h; the same values on every architecture gmpos
+// targets, x86 additions in mman_amd64.go).
 const (
 	MAP_SHARED          = 0x01
 	MAP_PRIVATE         = 0x02
 	MAP_SHARED_VALIDATE = 0x03
+	MAP_DROPPABLE       = 0x08
 	MAP_TYPE            = 0x0f
 	MAP_FIXED           = 0x10
 	MAP_ANONYMOUS       = 0x20
+	MAP_GROWSDOWN       = 0x100
+	MAP_DENYWRITE       = 0x800
+	MAP_EXECUTABLE      = 0x1000
+	MAP_LOCKED          = 0x2000
+	MAP_NORESERVE       = 0x4000
 	MAP_POPULATE        = 0x8000
+	MAP_NONBLOCK        = 0x10000
+	MAP_STACK           = 0x20000
 	MAP_HUGETLB         = 0x40000
+	MAP_SYNC            = 0x80000
 	MAP_FIXED_NOREPLACE = 0x100000
+	MAP_UNINITIALIZED   = 0x4000000
+
+	// MAP_HUGETLB takes the huge page size as log2 in bits 26..31.
+	MAP_HUGE_SHIFT = 26
+	MAP_HUGE_MASK  = 0x3f
 )
 
-// Mmap creates an anonymous private mapping.
+// mapLegacy are the flags MAP_SHARED_VALIDATE accepts
+// (include/linux/mman.h LEGACY_MAP_MASK, including the MAP_HUGE_2MB and
+// MAP_HUGE_1GB size bits); any other flag is EOPNOTSUPP there and ignored
+// with MAP_SHARED and MAP_PRIVATE.
+const mapLegacy = MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS |
+	MAP_DENYWRITE | MAP_EXECUTABLE | MAP_UNINITIALIZED | MAP_GROWSDOWN |
+	MAP_LOCKED | MAP_NORESERVE | MAP_POPULATE | MAP_NONBLOCK | MAP_STACK |
+	MAP_HUGETLB | (21|30)<<MAP_HUGE_SHIFT | mapArchLegacy
+
+// Mmap creates an anonymous private mapping. The checks run in the order of
+// Linux's sys_mmap → ksys_mmap_pgoff → do_mmap → __get_unmapped_area →
+// mmap_region, so that a call with several bad arguments gets the same
+// error as on Linux:
 //
-//   - Only MAP_PRIVATE|MAP_ANONYMOUS: file or shared mappings → ENODEV;
-//     fd must be -1 and off page aligned, else EINVAL. MAP_HUGETLB → EINVAL.
-//   - length 0, unknown prot bits, or no mapping type → EINVAL; a length
-//     that overflows or exceeds the user range → ENOMEM.
-//   - MAP_FIXED: addr must be page aligned (EINVAL), >= MinAddr (EPERM)
-//     and the range must end <= UserEnd (ENOMEM). Whatever was there is
-//     unmapped first and its frames freed; pinned VMAs refuse (EPERM).
-//   - MAP_FIXED_NOREPLACE: like MAP_FIXED but EEXIST on any overlap.
-//   - otherwise addr is a hint, honoured (rounded up to a page) if the
-//     range is free and inside [MinAddr, UserEnd); else the highest free
-//     range below MmapBase is used (then above it); none → ENOMEM.
+//  1. off not page aligned → EINVAL (arch sys_mmap).
+//  2. MAP_HUGETLB on a file, or with a huge page size the architecture
+//     does not have → EINVAL (ksys_mmap_pgoff); the length is rounded up
+//     to the huge page size.
+//  3. length 0 → EINVAL; a length that overflows when rounded to pages →
+//     ENOMEM (do_mmap).
+//  4. A length above UserEnd → ENOMEM. MAP_FIXED (and MAP_FIXED_NOREPLACE):
+//     a range ending above UserEnd → ENOMEM, then a misaligned addr →
+//     EINVAL, then addr < MinAddr → EPERM (security_mmap_addr: gmpos has
+//     no CAP_SYS_RAWIO). Otherwise addr is a hint, rounded down to its
+//     page and raised to MinAddr (round_hint_to_min), honoured if the range
+//     is free and below UserEnd; else the highest free range below
+//     MmapBase is used, then any; none → ENOMEM. MAP_32BIT (x86) confines
+//     the hint and the search to the first 2 GiB.
+//  5. MAP_FIXED_NOREPLACE over any mapping → EEXIST.
+//  6. The mapping type: files (no MAP_ANONYMOUS; the kernel has already
+//     answered EBADF for a bad fd) → EINVAL for an unknown type,
+//     EOPNOTSUPP for MAP_SHARED_VALIDATE with a non-legacy flag, else
+//     ENODEV (no file in gmpos can be mapped). Anonymous: MAP_PRIVATE;
+//     MAP_SHARED → EINVAL with MAP_GROWSDOWN, else ENODEV (not supported);
+//     any other type (MAP_SHARED_VALIDATE, MAP_DROPPABLE) → EINVAL.
+//  7. MAP_FIXED over a pinned VMA → EPERM (like mseal); no VMA slot →
+//     ENOMEM; MAP_HUGETLB → ENOMEM (no huge page pool, as Linux with
+//     vm.nr_hugepages = 0).
 //
-// No frames are allocated: pages appear on first touch (HandleFault),
-// zero-filled; PROT_NONE reservations cost only a VMA slot. MAP_POPULATE
-// pre-faults readable mappings, best effort, as Linux does.
+// Then whatever MAP_FIXED replaces is unmapped and its frames freed. Unknown
+// prot bits and unknown flags are ignored, as on Linux. No frames are
+// allocated: pages appear on first touch (HandleFault), zero-filled;
+// PROT_NONE reservations cost only a VMA slot. MAP_POPULATE (unless with
+// MAP_NONBLOCK) and MAP_LOCKED pre-fault the pages, best effort, as Linux
+// does. MAP_GROWSDOWN is recorded (VMAGrowsDown, for mprotect's
+// PROT_GROWSDOWN) but the mapping does not grow on faults below it.
+// MAP_NORESERVE, MAP_STACK, MAP_SYNC (without MAP_SHARED_VALIDATE),
+// MAP_UNINITIALIZED and the other legacy flags have no effect.
+//
 // Trap-context safe; mm lock taken.
 func (as *AddressSpace) Mmap(addr, length uintptr, prot, flags uint32, fd int, off uintptr) (uintptr, Errno) {
+	// No defer here: with this many returns the compiler would not
+	// open-code it, and runtime.deferprocStack throws on g0, where the Go
+	// runtime makes its first mmap (see "Rules" in doc.go).
 	lockMM()
-	defer unlockMM()
-	if length == 0 || prot&^(PROT_READ|PROT_WRITE|PROT_EXEC) != 0 {
+	va, err := as.mmap(addr, length, prot, flags, off)
+	unlockMM()
+	return va, err
+}
+
+func (as *AddressSpace) mmap(addr, length uintptr, prot, flags uint32, off uintptr) (uintptr, Errno) {
+	if off&PageMask != 0 {
 		return 0, EINVAL
 	}
-	switch flags & MAP_TYPE {
-	case MAP_PRIVATE:
-	case MAP_SHARED, MAP_SHARED_VALIDATE:
-		return 0, ENODEV
-	default:
-		return 0, EINVAL
+	anonymous := flags&MAP_ANONYMOUS != 0
+	hugetlb := flags&MAP_HUGETLB != 0
+	var hugeMask uintptr
+	if hugetlb {
+		shift := flags >> MAP_HUGE_SHIFT & MAP_HUGE_MASK
+		if shift == 0 {
+			shift = HugeShift
+		}
+		if !anonymous || !hugetlbShift(shift) {
+			return 0, EINVAL
+		}
+		hugeMask = 1<<shift - 1
+		if l, ok := alignUp(length, hugeMask+1); ok {
+			length = l
+		} else {
+			length = 0 // ALIGN wrapped to 0: do_mmap says EINVAL
+		}
 	}
-	if flags&MAP_ANONYMOUS == 0 {
-		return 0, ENODEV
-	}
-	// fd is ignored for anonymous mappings, as on Linux (ksys_mmap_pgoff).
-	if off&PageMask != 0 || flags&MAP_HUGETLB != 0 {
+	if length == 0 {
 		return 0, EINVAL
 	}
 	size, ok := alignUp(length, PageSize)
-	if !ok || size > UserEnd {
+	if !ok {
 		return 0, ENOMEM
 	}
-	var start uintptr
-	if flags&(MAP_FIXED|MAP_FIXED_NOREPLACE) != 0 {
+	if size > UserEnd {
+		return 0, ENOMEM
+	}
+	fixed := flags&(MAP_FIXED|MAP_FIXED_NOREPLACE) != 0
+	start := addr
+	if fixed {
+		if hugetlb && addr&hugeMask != 0 {
+			return 0, EINVAL // hugetlb_get_unmapped_area
+		}
+		if addr > UserEnd-size {
+			return 0, ENOMEM
+		}
 		if addr&PageMask != 0 {
 			return 0, EINVAL
 		}
 		if addr < MinAddr {
 			return 0, EPERM
 		}
-		if addr > UserEnd-size {
-			return 0, ENOMEM
+	} else if start = as.place(addr, size, flags); start == 0 {
+		return 0, ENOMEM
+	}
+	end := start + size
+	var any, pinned bool
+	if fixed {
+		any, pinned = as.overlaps(start, end)
+	}
+	if any && flags&MAP_FIXED_NOREPLACE != 0 {
+		return 0, EEXIST
+	}
+	if !anonymous {
+		switch flags & MAP_TYPE {
+		case MAP_SHARED, MAP_PRIVATE:
+		case MAP_SHARED_VALIDATE:
+			if flags&^mapLegacy != 0 {
+				return 0, EOPNOTSUPP
+			}
+		default:
+			return 0, EINVAL
 		}
-		start = addr
-		end := start + size
-		any, pinned := as.overlaps(start, end)
-		if any && flags&MAP_FIXED_NOREPLACE != 0 {
-			return 0, EEXIST
+		return 0, ENODEV
+	}
+	switch flags & MAP_TYPE {
+	case MAP_PRIVATE:
+	case MAP_SHARED:
+		if flags&MAP_GROWSDOWN != 0 {
+			return 0, EINVAL
 		}
-		if pinned {
-			return 0, EPERM
-		}
+		return 0, ENODEV
+	default:
+		return 0, EINVAL
+	}
+	if pinned {
+		return 0, EPERM
+	}
+	if fixed {
 		need, removed := as.punchCost(start, end)
 		if as.n+need > MaxVMAs || as.n+need-removed+1 > MaxVMAs {
 			return 0, ENOMEM
 		}
-		if any {
-			as.unmapped += as.dropPages(start, end)
-			as.punch(start, end)
-		}
-	} else {
-		if as.n == MaxVMAs {
-			return 0, ENOMEM
-		}
-		start = as.placeHint(addr, size)
-		if start == 0 {
-			start = as.findFree(size, MmapBase)
-		}
-		if start == 0 {
-			start = as.findFree(size, UserEnd)
-		}
-		if start == 0 {
-			return 0, ENOMEM
-		}
+	} else if as.n == MaxVMAs {
+		return 0, ENOMEM
 	}
-	as.insert(VMA{Start: start, End: start + size, Prot: prot})
-	if flags&MAP_POPULATE != 0 && prot != PROT_NONE {
-		for va := start; va < start+size; va += PageSize {
+	if hugetlb {
+		return 0, ENOMEM
+	}
+	if any {
+		as.unmapped += as.dropPages(start, end)
+		as.punch(start, end)
+	}
+	var vflags uint32
+	if flags&MAP_GROWSDOWN != 0 {
+		vflags = VMAGrowsDown
+	}
+	prot &= PROT_READ | PROT_WRITE | PROT_EXEC
+	as.insert(VMA{Start: start, End: end, Prot: prot, Flags: vflags})
+	populate := flags&(MAP_POPULATE|MAP_NONBLOCK) == MAP_POPULATE || flags&MAP_LOCKED != 0
+	if populate && prot != PROT_NONE {
+		for va := start; va < end; va += PageSize {
 			if ok, _ := as.fault(va, prot&PROT_WRITE != 0, false); !ok {
 				break
 			}
@@ -115,36 +211,46 @@ func (as *AddressSpace) Mmap(addr, length uintptr, prot, flags uint32, fd int, o
 	return start, OK
 }
 
-// placeHint returns the page-rounded hint if [hint, hint+size) is free and
-// valid, else 0.
-func (as *AddressSpace) placeHint(addr, size uintptr) uintptr {
-	if addr == 0 {
-		return 0
+// place chooses where a mapping without MAP_FIXED goes: the hint if
+// possible, else the highest free range below MmapBase, else the highest
+// free range anywhere; 0 if none (x86: arch_get_unmapped_area_topdown).
+func (as *AddressSpace) place(hint, size uintptr, flags uint32) uintptr {
+	// round_hint_to_min: the hint's page, but never below mmap_min_addr.
+	hint = alignDown(hint, PageSize)
+	if hint != 0 && hint < MinAddr {
+		hint = MinAddr
 	}
-	a, ok := alignUp(addr, PageSize)
-	if !ok || a < MinAddr || a > UserEnd-size {
-		return 0
+	lo, top := uintptr(MinAddr), UserEnd
+	if flags&mapLow32 != 0 {
+		lo, top = map32Base, map32End
 	}
-	if any, _ := as.overlaps(a, a+size); any {
-		return 0
+	if hint != 0 && size <= top && hint <= top-size {
+		if any, _ := as.overlaps(hint, hint+size); !any {
+			return hint
+		}
 	}
-	return a
+	if top > MmapBase {
+		if s := as.findFree(size, lo, MmapBase); s != 0 {
+			return s
+		}
+	}
+	return as.findFree(size, lo, top)
 }
 
 // findFree returns the highest start address s with [s, s+size) free,
-// s >= MinAddr and s+size <= top, or 0. It scans the gaps between VMAs from
-// the top down (Linux's top-down mmap layout).
-func (as *AddressSpace) findFree(size, top uintptr) uintptr {
+// s >= lo and s+size <= top, or 0. It scans the gaps between VMAs from the
+// top down (Linux's top-down mmap layout).
+func (as *AddressSpace) findFree(size, lo, top uintptr) uintptr {
 	for k := as.n - 1; k >= -1; k-- {
-		lo := MinAddr
-		if k >= 0 && as.vmas[k].End > lo {
-			lo = as.vmas[k].End
+		l := lo
+		if k >= 0 && as.vmas[k].End > l {
+			l = as.vmas[k].End
 		}
 		hi := top
 		if k+1 < as.n && as.vmas[k+1].Start < hi {
 			hi = as.vmas[k+1].Start
 		}
-		if hi > lo && hi-lo >= size {
+		if hi > l && hi-l >= size {
 			return hi - size
 		}
 	}
@@ -153,16 +259,22 @@ func (as *AddressSpace) findFree(size, top uintptr) uintptr {
 
 // Munmap removes [addr, addr+length): VMAs are split or deleted, present
 // pages are unmapped, their frames freed and the TLB flushed. Holes in the
-// range are fine (Linux semantics). EINVAL for a misaligned addr, zero
-// length or a range outside user space; EPERM if a pinned VMA is touched;
-// ENOMEM if splitting needs a VMA slot that does not exist.
+// range are fine (Linux semantics). Errors, in do_vmi_munmap's order:
+// EINVAL for a misaligned addr, a range reaching beyond UserEnd (the kernel
+// half, non-canonical addresses, lengths that overflow) or a zero length;
+// EPERM if a pinned VMA is touched (like mseal); ENOMEM if splitting needs
+// a VMA slot that does not exist.
 func (as *AddressSpace) Munmap(addr, length uintptr) Errno {
 	lockMM()
 	defer unlockMM()
-	start, end, err := userRange(addr, length)
-	if err != OK {
-		return err
+	if addr&PageMask != 0 || addr > UserEnd || length > UserEnd-addr {
+		return EINVAL
 	}
+	size, _ := alignUp(length, PageSize) // cannot overflow: length <= UserEnd
+	if size == 0 {
+		return EINVAL
+	}
+	start, end := addr, addr+size
 	any, pinned := as.overlaps(start, end)
 	if pinned {
 		return EPERM
@@ -178,55 +290,8 @@ func (as *AddressSpace) Munmap(addr, length uintptr) Errno {
 	return OK
 }
 
-// userRange validates addr/length like munmap/madvise/mprotect do.
-func userRange(addr, length uintptr) (start, end uintptr, err Errno) {
-	if addr&PageMask != 0 || length == 0 {
-		return 0, 0, EINVAL
-	}
-	size, ok := alignUp(length, PageSize)
-	if !ok || size > UserEnd || addr > UserEnd-size {
-		return 0, 0, EINVAL
-	}
-	return addr, addr + size, OK
-}
-
-// Mprotect changes the protection of [addr, addr+length), which must be
-// entirely mapped (ENOMEM otherwise). Present pages get their new rights at
-// once (and are flushed); missing ones pick them up on the next fault.
-// A zero length succeeds. EPERM for pinned VMAs.
-func (as *AddressSpace) Mprotect(addr, length uintptr, prot uint32) Errno {
-	lockMM()
-	defer unlockMM()
-	if prot&^(PROT_READ|PROT_WRITE|PROT_EXEC) != 0 {
-		return EINVAL
-	}
-	if length == 0 && addr&PageMask == 0 {
-		return OK
-	}
-	start, end, err := userRange(addr, length)
-	if err != OK {
-		return err
-	}
-	if !as.covered(start, end) {
-		return ENOMEM
-	}
-	if _, pinned := as.overlaps(start, end); pinned {
-		return EPERM
-	}
-	if as.n+as.splitsNeeded(start, end) > MaxVMAs {
-		return ENOMEM
-	}
-	i, j := as.carve(start, end)
-	for k := i; k < j; k++ {
-		as.vmas[k].Prot = prot
-	}
-	as.mergeAround(i, j)
-	as.reprotect(start, end, prot)
-	return OK
-}
-
 // dropPages unmaps every present page in [start, end), frees the frames the
-// allocator owns (PTEOwned) and invalidates the TLB. It returns the number of
+// allocator owns (AttrOwned) and invalidates the TLB. It returns the number of
 // pages dropped. mm lock held.
 //
 // SMP: frames must only be freed after the shootdown completes; with one
@@ -244,7 +309,7 @@ func (as *AddressSpace) dropPages(start, end uintptr) uintptr {
 		if n < flushRangeLimit {
 			flushPage(p)
 		}
-		if v&PTEOwned != 0 {
+		if v.attr()&AttrOwned != 0 {
 			freeFrame(v.Addr())
 		}
 		n++
@@ -254,49 +319,4 @@ func (as *AddressSpace) dropPages(start, end uintptr) uintptr {
 		flushAll()
 	}
 	return n
-}
-
-// reprotect rewrites the rights of every present page in [start, end).
-func (as *AddressSpace) reprotect(start, end uintptr, prot uint32) {
-	var n uintptr
-	for va := start; va < end; {
-		p, e, ok := as.PT.nextLeaf(va, end)
-		if !ok {
-			break
-		}
-		v := PTE(load64(e))
-		if prot == PROT_NONE {
-			// Keep the frame (the data must survive a later
-			// mprotect back to RW) but make it inaccessible: a
-			// present entry with U/S=0 faults from CPL3, and
-			// HandleFault reports ACCERR from the VMA.
-			store64(e, uint64(PTE(v.Addr())|v&PTEOwned|PTEPresent|PTENoExec))
-		} else {
-			store64(e, uint64(PTE(v.Addr())|v&PTEOwned|PTEPresent|leafFlags(prot, false)))
-		}
-		if n < flushRangeLimit {
-			flushPage(p)
-		}
-		n++
-		va = p + PageSize
-	}
-	if n > flushRangeLimit {
-		flushAll()
-	}
-}
-
-// leafFlags maps PROT_ bits to user leaf flags under W^X: a mapping that is
-// both writable and executable is installed writable+NX, and switched to
-// read+exec when an instruction fetch faults on it (see fault).
-func leafFlags(prot uint32, forExec bool) PTE {
-	f := PTEUser
-	switch {
-	case prot&PROT_EXEC != 0 && (forExec || prot&PROT_WRITE == 0):
-		// executable, therefore not writable
-	case prot&PROT_WRITE != 0:
-		f |= PTEWrite | PTENoExec
-	default:
-		f |= PTENoExec
-	}
-	return f
 }

@@ -1,5 +1,3 @@
-//go:build amd64
-
 package mm
 
 import "testing"
@@ -25,12 +23,15 @@ func TestMmapPlacement(t *testing.T) {
 		want       uintptr // 0: anywhere except the hint
 	}{
 		{"free aligned hint honoured", 0x1000_0000_0000, 64 * mb, 0x1000_0000_0000},
-		{"unaligned hint rounded up", 0x2000_0000_0123, PageSize, 0x2000_0000_1000},
+		// round_hint_to_min: the hint's page (native: 0x200000000123 → 0x200000000000) ...
+		{"unaligned hint rounded down", 0x2000_0000_0123, PageSize, 0x2000_0000_0000},
 		{"hint overlapping the image refused", 0x100000, PageSize, 0},
 		{"hint overlapping a mapping refused", 0x1000_0000_0000 + mb, PageSize, 0},
-		{"hint below MinAddr refused", 0x1000, PageSize, 0},
-		{"hint beyond user space refused", 0x8000_0000_0000, PageSize, 0},
+		// ... but never below mmap_min_addr (native: 0x1000 and 0x8000 → 0x10000).
+		{"hint below MinAddr raised to it", 0x1000, PageSize, MinAddr},
+		{"hint beyond user space refused", UserEnd, PageSize, 0},
 		{"hint reaching past UserEnd refused", UserEnd - PageSize, 2 * PageSize, 0},
+		{"hint at the last page honoured", UserEnd - PageSize, PageSize, UserEnd - PageSize}, // native
 	}
 	for _, c := range cases {
 		got := mustMmap(t, c.hint, c.size, PROT_NONE, anon)
@@ -55,9 +56,15 @@ func TestMmapPlacement(t *testing.T) {
 	}
 }
 
+// TestMmapErrors: bad arguments fail with Linux's errno, checked in Linux's
+// order (do_mmap and the functions it calls; see Mmap). "native:" cases were
+// observed on Linux 6.18 x86-64 as an unprivileged user (gmpos grants no
+// CAP_SYS_RAWIO, so the mmap_min_addr check applies).
 func TestMmapErrors(t *testing.T) {
 	boot(t, testRAM)
 	rw := uint32(PROT_READ | PROT_WRITE)
+	const fd = 3 // a valid fd of a file that cannot be mapped (a pipe natively)
+	const file = MAP_PRIVATE
 	cases := []struct {
 		name   string
 		addr   uintptr
@@ -68,22 +75,70 @@ func TestMmapErrors(t *testing.T) {
 		off    uintptr
 		want   Errno
 	}{
-		{"zero length", 0, 0, rw, anon, -1, 0, EINVAL},
-		{"unknown prot", 0, PageSize, 8, anon, -1, 0, EINVAL},
-		{"no mapping type", 0, PageSize, rw, MAP_ANONYMOUS, -1, 0, EINVAL},
-		{"shared", 0, PageSize, rw, MAP_SHARED | MAP_ANONYMOUS, -1, 0, ENODEV},
-		{"file mapping", 0, PageSize, rw, MAP_PRIVATE, 3, 0, ENODEV},
+		// arch sys_mmap: offset_in_page(off) before anything else.
 		{"unaligned offset", 0, PageSize, rw, anon, -1, 1, EINVAL},
-		{"hugetlb", 0, PageSize, rw, anon | MAP_HUGETLB, -1, 0, EINVAL},
+		{"unaligned offset, zero length", 0, 0, rw, anon, -1, 1, EINVAL},
+		{"unaligned offset, overflowing length", 0, ^uintptr(0) - 5, rw, anon, -1, 1, EINVAL},
+		{"unaligned offset, file", 0, PageSize, rw, file, fd, 1, EINVAL}, // native: EINVAL even with fd -1
+		// ksys_mmap_pgoff: MAP_HUGETLB needs an anonymous mapping and a size hstate_sizelog knows.
+		{"hugetlb file", 0, PageSize, rw, file | MAP_HUGETLB, fd, 0, EINVAL},                                     // native (pipe)
+		{"hugetlb size 32 MiB", 0, HugeSize, rw, anon | MAP_HUGETLB | 25<<MAP_HUGE_SHIFT, -1, 0, hugetlbErr(25)}, // native x86: EINVAL
+		{"hugetlb zero length", 0, 0, rw, anon | MAP_HUGETLB, -1, 0, EINVAL},                                     // native: do_mmap !len
+		// do_mmap: !len, then PAGE_ALIGN(len) == 0.
+		{"zero length", 0, 0, rw, anon, -1, 0, EINVAL},
+		{"zero length file", 0, 0, rw, file, fd, 0, EINVAL}, // native (pipe)
 		{"length overflow", 0, ^uintptr(0) - 5, rw, anon, -1, 0, ENOMEM},
+		{"length overflow, fixed", 0x1000_0000_0000, ^uintptr(0) - 5, rw, anon | MAP_FIXED, -1, 0, ENOMEM},
+		// __get_unmapped_area: len > TASK_SIZE, then the arch search.
 		{"length beyond user space", 0, 1 << 47, rw, anon, -1, 0, ENOMEM},
-		{"fixed unaligned", 0x1000_0000_0010, PageSize, rw, anon | MAP_FIXED, -1, 0, EINVAL},
-		{"fixed at page 0", 0, PageSize, rw, anon | MAP_FIXED, -1, 0, EPERM},
-		{"fixed below MinAddr", 0x1000, PageSize, rw, anon | MAP_FIXED, -1, 0, EPERM},
-		{"fixed over the image", 0x104000, PageSize, rw, anon | MAP_FIXED, -1, 0, EPERM},
+		{"length 2^63", 0, 1 << 63, rw, anon, -1, 0, ENOMEM},
+		{"length UserEnd", 0, UserEnd, rw, anon, -1, 0, ENOMEM}, // no free range that large
+		// ... with MAP_FIXED: addr > TASK_SIZE - len, then offset_in_page(addr),
+		// then security_mmap_addr (mmap_min_addr without CAP_SYS_RAWIO).
 		{"fixed past UserEnd", UserEnd - PageSize, 2 * PageSize, rw, anon | MAP_FIXED, -1, 0, ENOMEM},
-		{"fixed non-canonical", 0xffff_8000_0000_0000, PageSize, rw, anon | MAP_FIXED, -1, 0, ENOMEM},
+		{"fixed at UserEnd", UserEnd, PageSize, rw, anon | MAP_FIXED, -1, 0, ENOMEM},
+		{"fixed in the kernel half", DirectMapBase, PageSize, rw, anon | MAP_FIXED, -1, 0, ENOMEM},
+		{"fixed unaligned", 0x1000_0000_0010, PageSize, rw, anon | MAP_FIXED, -1, 0, EINVAL},
+		{"fixed unaligned past UserEnd", UserEnd + 0x10, PageSize, rw, anon | MAP_FIXED, -1, 0, ENOMEM}, // native: ENOMEM before EINVAL
+		{"fixed unaligned below MinAddr", 0x1001, PageSize, rw, anon | MAP_FIXED, -1, 0, EINVAL},        // native: EINVAL before EPERM
+		{"fixed at page 0", 0, PageSize, rw, anon | MAP_FIXED, -1, 0, EPERM},                            // native (root gets 0)
+		{"fixed below MinAddr", 0x1000, PageSize, rw, anon | MAP_FIXED, -1, 0, EPERM},
+		{"noreplace unaligned", 0x1000_0000_0010, PageSize, rw, anon | MAP_FIXED_NOREPLACE, -1, 0, EINVAL},
+		{"noreplace at page 0", 0, PageSize, rw, anon | MAP_FIXED_NOREPLACE, -1, 0, EPERM},
+		{"noreplace in the kernel half", DirectMapBase, PageSize, rw, anon | MAP_FIXED_NOREPLACE, -1, 0, ENOMEM},
+		{"hugetlb fixed, not 2 MiB aligned", 0x1000_0000_1000, HugeSize, rw, anon | MAP_HUGETLB | MAP_FIXED, -1, 0, EINVAL}, // native: hugetlb_get_unmapped_area
+		// do_mmap: MAP_FIXED_NOREPLACE over a mapping.
 		{"noreplace over the image", 0x100000, PageSize, rw, anon | MAP_FIXED_NOREPLACE, -1, 0, EEXIST},
+		// do_mmap, file mappings: the type, MAP_SHARED_VALIDATE's flags, then ->mmap.
+		{"file mapping", 0, PageSize, rw, file, fd, 0, ENODEV},                              // native (pipe)
+		{"shared file mapping", 0, PageSize, rw, MAP_SHARED, fd, 0, ENODEV},                 // native (pipe)
+		{"file, no mapping type", 0, PageSize, rw, 0, fd, 0, EINVAL},                        // native (pipe)
+		{"file, droppable", 0, PageSize, rw, MAP_DROPPABLE, fd, 0, EINVAL},                  // native (pipe)
+		{"file fixed past UserEnd", UserEnd, PageSize, rw, file | MAP_FIXED, fd, 0, ENOMEM}, // native (pipe)
+		{"file growsdown", 0, PageSize, rw, file | MAP_GROWSDOWN, fd, 0, ENODEV},            // native: ENODEV before EINVAL
+		{"validate MAP_SYNC", 0, PageSize, rw, MAP_SHARED_VALIDATE | MAP_SYNC, fd, 0, EOPNOTSUPP},
+		{"validate bit 31", 0, PageSize, rw, MAP_SHARED_VALIDATE | 1<<31, fd, 0, EOPNOTSUPP},
+		{"validate huge-size bits", 0, PageSize, rw, MAP_SHARED_VALIDATE | 1<<28, fd, 0, ENODEV}, // native: legacy bits
+		{"validate noreplace", 0x1000_0000_0000, PageSize, rw, MAP_SHARED_VALIDATE | MAP_FIXED_NOREPLACE, fd, 0, EOPNOTSUPP},
+		// do_mmap, anonymous mappings: the type.
+		{"no mapping type", 0, PageSize, rw, MAP_ANONYMOUS, -1, 0, EINVAL},
+		{"no mapping type, fixed past UserEnd", UserEnd, PageSize, rw, MAP_ANONYMOUS | MAP_FIXED, -1, 0, ENOMEM}, // native: the address first
+		{"type 4", 0, PageSize, rw, MAP_ANONYMOUS | 4, -1, 0, EINVAL},
+		{"type 15", 0, PageSize, rw, MAP_ANONYMOUS | 15, -1, 0, EINVAL},
+		{"shared validate anonymous", 0, PageSize, rw, MAP_SHARED_VALIDATE | MAP_ANONYMOUS, -1, 0, EINVAL},                 // native
+		{"shared validate anonymous sync", 0, PageSize, rw, MAP_SHARED_VALIDATE | MAP_ANONYMOUS | MAP_SYNC, -1, 0, EINVAL}, // native
+		{"shared growsdown", 0, PageSize, rw, MAP_SHARED | MAP_ANONYMOUS | MAP_GROWSDOWN, -1, 0, EINVAL},                   // native
+		{"shared, fixed past UserEnd", UserEnd, PageSize, rw, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0, ENOMEM},       // native: the address first
+		// Deliberately not supported (doc.go, Deviations).
+		{"shared", 0, PageSize, rw, MAP_SHARED | MAP_ANONYMOUS, -1, 0, ENODEV},       // native: a mapping
+		{"droppable", 0, PageSize, rw, MAP_DROPPABLE | MAP_ANONYMOUS, -1, 0, EINVAL}, // native (6.11+): a mapping
+		// mmap_region: sealed (pinned) VMAs.
+		{"fixed over the image", 0x104000, PageSize, rw, anon | MAP_FIXED, -1, 0, EPERM},
+		// hugetlbfs_file_mmap: no huge page pool (vm.nr_hugepages = 0).
+		{"hugetlb", 0, PageSize, rw, anon | MAP_HUGETLB, -1, 0, ENOMEM},                                    // native
+		{"hugetlb 2 MiB", 0, HugeSize, rw, anon | MAP_HUGETLB | 21<<MAP_HUGE_SHIFT, -1, 0, hugetlbErr(21)}, // native
+		{"hugetlb 1 GiB", 0, 1 << 30, rw, anon | MAP_HUGETLB | 30<<MAP_HUGE_SHIFT, -1, 0, hugetlbErr(30)},  // native
+		{"hugetlb noreserve", 0, HugeSize, rw, anon | MAP_HUGETLB | MAP_NORESERVE, -1, 0, ENOMEM},          // native: a mapping
 	}
 	n := Space.NumVMAs()
 	for _, c := range cases {
@@ -95,9 +150,97 @@ func TestMmapErrors(t *testing.T) {
 	if Space.NumVMAs() != n {
 		t.Fatalf("failed mmaps changed the VMA table: %+v", vmaList(&Space))
 	}
-	// Linux ignores fd for MAP_ANONYMOUS (ksys_mmap_pgoff only looks the file up otherwise).
-	if a, err := Space.Mmap(0, PageSize, rw, anon, 3, 0); err != OK || a == 0 {
-		t.Errorf("anonymous mmap with fd 3 = %#x, %v; want a mapping", a, err)
+}
+
+// hugetlbErr is mmap's answer for MAP_HUGETLB with page size 1<<shift: no
+// such size (EINVAL, hstate_sizelog), or no pool of them (ENOMEM).
+func hugetlbErr(shift uint32) Errno {
+	if hugetlbShift(shift) {
+		return ENOMEM
+	}
+	return EINVAL
+}
+
+// TestMmapAccepts: what Linux ignores or honours, gmpos accepts too.
+func TestMmapAccepts(t *testing.T) {
+	boot(t, testRAM)
+	rw := uint32(PROT_READ | PROT_WRITE)
+	cases := []struct {
+		name        string
+		addr        uintptr
+		prot, flags uint32
+		fd          int
+		off         uintptr
+		want        uintptr // 0: anywhere
+		wantProt    uint32
+	}{
+		// do_mmap never validates prot: calc_vm_prot_bits keeps R/W/X (native: all succeed).
+		{"unknown prot bit", 0, rw | 0x10, anon, -1, 0, 0, rw},
+		{"PROT_SEM", 0, rw | PROT_SEM, anon, -1, 0, 0, rw},
+		{"PROT_GROWSDOWN", 0, rw | PROT_GROWSDOWN, anon, -1, 0, 0, rw},
+		{"all prot bits", 0, 0xffffffff, anon, -1, 0, 0, PROT_READ | PROT_WRITE | PROT_EXEC},
+		// ksys_mmap_pgoff ignores fd and (aligned) off for MAP_ANONYMOUS (native).
+		{"anonymous with fd 3", 0, rw, anon, 3, 0, 0, rw},
+		{"anonymous with an offset", 0, rw, anon, -1, PageSize, 0, rw},
+		{"anonymous with the largest offset", 0, rw, anon, -1, ^uintptr(PageMask), 0, rw},
+		// Legacy flags are not validated with MAP_PRIVATE (native: all succeed).
+		{"MAP_SYNC private", 0, rw, anon | MAP_SYNC, -1, 0, 0, rw},
+		{"unknown flag bit 28", 0, rw, anon | 1<<28, -1, 0, 0, rw},
+		{"unknown flag bit 31", 0, rw, anon | 1<<31, -1, 0, 0, rw},
+		{"MAP_STACK", 0, rw, anon | MAP_STACK, -1, 0, 0, rw},
+		{"MAP_NORESERVE", 0, rw, anon | MAP_NORESERVE, -1, 0, 0, rw},
+		{"MAP_UNINITIALIZED", 0, rw, anon | MAP_UNINITIALIZED, -1, 0, 0, rw},
+		{"MAP_NONBLOCK", 0, rw, anon | MAP_NONBLOCK, -1, 0, 0, rw},
+		{"MAP_DENYWRITE|MAP_EXECUTABLE", 0, rw, anon | MAP_DENYWRITE | MAP_EXECUTABLE, -1, 0, 0, rw},
+		{"MAP_LOCKED", 0, rw, anon | MAP_LOCKED, -1, 0, 0, rw}, // native (root; RLIMIT_MEMLOCK otherwise)
+		{"MAP_GROWSDOWN", 0, rw, anon | MAP_GROWSDOWN, -1, 0, 0, rw},
+		// The highest page of user space.
+		{"fixed at the last page", UserEnd - PageSize, rw, anon | MAP_FIXED, -1, 0, UserEnd - PageSize, rw},
+	}
+	for _, c := range cases {
+		a, err := Space.Mmap(c.addr, PageSize, c.prot, c.flags, c.fd, c.off)
+		if err != OK || c.want != 0 && a != c.want {
+			t.Errorf("%s: Mmap = %#x, %v; want %#x", c.name, a, err, c.want)
+			continue
+		}
+		v, _ := Space.VMA(Space.lookup(a))
+		if v.Prot != c.wantProt {
+			t.Errorf("%s: VMA prot %#x, want %#x", c.name, v.Prot, c.wantProt)
+		}
+		if (v.Flags&VMAGrowsDown != 0) != (c.flags&MAP_GROWSDOWN != 0) {
+			t.Errorf("%s: VMA flags %#x", c.name, v.Flags)
+		}
+		if err := Space.Munmap(a, PageSize); err != OK {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestMmap32Bit: x86's MAP_32BIT keeps the mapping in the first 2 GiB
+// (find_start_end: [0x40000000, 0x80000000); a hint below 2 GiB is honoured).
+func TestMmap32Bit(t *testing.T) {
+	if mapLow32 == 0 {
+		t.Skip("no MAP_32BIT on this architecture")
+	}
+	boot(t, testRAM)
+	rw := uint32(PROT_READ | PROT_WRITE)
+	for _, c := range []struct {
+		name   string
+		hint   uintptr
+		lo, hi uintptr
+	}{
+		{"no hint", 0, map32Base, map32End},                              // native: 0x41f36000
+		{"hint above 4 GiB", 0x1000_0000_0000, map32Base, map32End},      // native: 0x41f13000
+		{"hint below the window", 0x1000_0000, 0x1000_0000, 0x1000_1000}, // native: 0x10000000
+	} {
+		a, err := Space.Mmap(c.hint, PageSize, rw, anon|mapLow32, -1, 0)
+		if err != OK || a < c.lo || a+PageSize > c.hi {
+			t.Errorf("%s: Mmap(MAP_32BIT) = %#x, %v; want in [%#x, %#x)", c.name, a, err, c.lo, c.hi)
+		}
+	}
+	// Larger than the window: ENOMEM (native: 3 GiB).
+	if a, err := Space.Mmap(0, 3<<30, rw, anon|mapLow32, -1, 0); err != ENOMEM {
+		t.Errorf("Mmap(MAP_32BIT, 3 GiB) = %#x, %v; want ENOMEM", a, err)
 	}
 }
 
@@ -191,16 +334,25 @@ func TestMunmap(t *testing.T) {
 	if Space.NumVMAs() != 3 {
 		t.Fatalf("VMAs left: %+v", vmaList(&Space))
 	}
+	// do_vmi_munmap: offset_in_page(start) || start > TASK_SIZE ||
+	// len > TASK_SIZE - start, then PAGE_ALIGN(len) == 0 (native: all).
 	for _, c := range []struct {
 		addr, length uintptr
 		want         Errno
 	}{
 		{base + 1, PageSize, EINVAL},
 		{base, 0, EINVAL},
+		{base + 1, 0, EINVAL},
 		{UserEnd, PageSize, EINVAL},
-		{0xffff_8000_0000_0000, PageSize, EINVAL},
-		{0x100000, PageSize, EPERM}, // the image is sealed
+		{UserEnd, 0, EINVAL},
+		{UserEnd - PageSize, 2 * PageSize, EINVAL}, // crosses TASK_SIZE
+		{DirectMapBase, PageSize, EINVAL},
+		{base, ^uintptr(0) - 5, EINVAL}, // overflows
+		{MinAddr, 1 << 63, EINVAL},
+		{0x100000, PageSize, EPERM}, // the image is sealed (vms_gather_munmap_vmas: can_modify_vma)
 		{0x5000_0000_0000, PageSize, OK},
+		{UserEnd - PageSize, PageSize, OK}, // ends exactly at TASK_SIZE, nothing there
+		{0, PageSize, OK},                  // page 0, never mapped
 	} {
 		if err := Space.Munmap(c.addr, c.length); err != c.want {
 			t.Errorf("Munmap(%#x, %#x) = %v, want %v", c.addr, c.length, err, c.want)
@@ -208,54 +360,5 @@ func TestMunmap(t *testing.T) {
 	}
 	if _, _, ok := Space.PT.Lookup(0x100000); !ok {
 		t.Fatal("refused munmap of the image still unmapped it")
-	}
-}
-
-func TestMprotect(t *testing.T) {
-	boot(t, testRAM)
-	const base = 0x3000_0000_0000
-	mustMmap(t, base, 4*PageSize, PROT_READ|PROT_WRITE, anon|MAP_FIXED)
-	access(&Space, base+PageSize, true, 0x5a)
-	if err := Space.Mprotect(base+PageSize, PageSize, PROT_READ); err != OK {
-		t.Fatal(err)
-	}
-	if _, fl, _ := Space.PT.Lookup(base + PageSize); fl&PTEWrite != 0 {
-		t.Fatal("present page still writable after mprotect(PROT_READ)")
-	}
-	if _, ok, code := access(&Space, base+PageSize, true, 1); ok || code != SEGV_ACCERR {
-		t.Fatalf("write to read-only page: ok=%v code=%d", ok, code)
-	}
-	if v, ok, _ := access(&Space, base+PageSize, false, 0); !ok || v != 0x5a {
-		t.Fatalf("read after mprotect = %#x %v", v, ok)
-	}
-	if err := Space.Mprotect(base+PageSize, PageSize, PROT_NONE); err != OK {
-		t.Fatal(err)
-	}
-	if _, ok, code := access(&Space, base+PageSize, false, 0); ok || code != SEGV_ACCERR {
-		t.Fatalf("read of PROT_NONE page: ok=%v code=%d", ok, code)
-	}
-	if err := Space.Mprotect(base, 4*PageSize, PROT_READ|PROT_WRITE); err != OK {
-		t.Fatal(err)
-	}
-	if v, ok, _ := access(&Space, base+PageSize, true, 0x77); !ok || v != 0x77 {
-		t.Fatal("page unusable after mprotect back to RW")
-	}
-	if got := vmaList(&Space)[3:]; len(got) != 1 {
-		t.Fatalf("VMAs not merged back: %+v", got)
-	}
-	for _, c := range []struct {
-		addr, length uintptr
-		prot         uint32
-		want         Errno
-	}{
-		{base, 5 * PageSize, PROT_READ, ENOMEM}, // runs past the mapping
-		{base + 1, PageSize, PROT_READ, EINVAL},
-		{base, PageSize, 0x10, EINVAL},
-		{base, 0, PROT_READ, OK},
-		{0x100000, PageSize, PROT_READ, EPERM},
-	} {
-		if err := Space.Mprotect(c.addr, c.length, c.prot); err != c.want {
-			t.Errorf("Mprotect(%#x, %#x, %d) = %v, want %v", c.addr, c.length, c.prot, err, c.want)
-		}
 	}
 }

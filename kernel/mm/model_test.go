@@ -1,5 +1,3 @@
-//go:build amd64
-
 package mm
 
 import (
@@ -216,13 +214,13 @@ func checkModel(t *testing.T, seed uint64, step int, model map[uintptr]*pageMode
 			continue
 		}
 		present++
-		if fl&PTEOwned == 0 {
+		if fl&AttrOwned == 0 {
 			t.Fatalf("seed %d step %d: user page %#x not owned", seed, step, va)
 		}
 		if p.prot != PROT_NONE && !satisfies(fl, false, false) {
 			t.Fatalf("seed %d step %d: readable page %#x flags %#x", seed, step, va, fl)
 		}
-		if (fl&PTEWrite != 0) != (p.prot&PROT_WRITE != 0) || fl&PTENoExec == 0 {
+		if fl.Writable() != (p.prot&PROT_WRITE != 0) || fl.Executable() {
 			t.Fatalf("seed %d step %d: page %#x flags %#x, prot %d", seed, step, va, fl, p.prot)
 		}
 		if got := *(*byte)(ptrAt(PhysToVirt(pa))); got != p.val {

@@ -1,24 +1,33 @@
-//go:build amd64
-
 package mm
 
-// PageTable is a 4-level x86-64 hierarchy identified by the physical address
-// of its PML4 (the value loaded into CR3, SDM Vol. 3A §4.5.2). All tables are
-// frames from the frame allocator reached through PhysToVirt. A PageTable is
-// a plain value; copying it does not copy the tables.
+import "sync/atomic"
+
+// PageTable is a 4-level hierarchy of 512-entry tables identified by the
+// physical address of its top-level table: the value loaded into CR3 on
+// x86-64 (SDM Vol. 3A §4.5.2); on arm64 (4 KiB granule, 48-bit VA) the value
+// loaded into both TTBR0_EL1 and TTBR1_EL1 (see "Porting" in doc.go). All
+// tables are frames from the frame allocator reached through PhysToVirt. A
+// PageTable is a plain value; copying it does not copy the tables.
+//
+// The walk is the same on both architectures: 9 index bits per level, 4 KiB
+// pages, 2 MiB and 1 GiB leaves one and two levels up. Only the entry format
+// differs, and that is hidden behind pteTable/pteLeaf/pteBlock and the PTE
+// methods (pte_GOARCH.go).
 type PageTable struct {
 	Root uintptr
 }
 
-// Levels are numbered like the SDM's walk: 3 = PML4, 2 = PDPT, 1 = PD, 0 = PT.
+// Levels are numbered from the leaf up, like the SDM's walk: 3 is the top
+// (x86 PML4, arm64 level 0), 0 the last (x86 PT, arm64 level 3).
 const (
-	levelPML4 = 3
-	levelPDPT = 2
-	levelPD   = 1
-	levelPT   = 0
+	levelTop = 3 // each entry spans 512 GiB
+	level1G  = 2 // each entry spans 1 GiB (x86 PDPT, arm64 level 1)
+	level2M  = 1 // each entry spans 2 MiB (x86 PD, arm64 level 2)
+	level4K  = 0 // each entry maps one 4 KiB page
 )
 
-// index returns the 9-bit table index for va at level (SDM Figure 4-8).
+// index returns the 9-bit table index for va at level (SDM Figure 4-8;
+// Arm ARM D8.2.5 for the 4 KiB granule).
 func index(va uintptr, level int) uintptr {
 	return (va >> (PageShift + 9*uint(level))) & 511
 }
@@ -29,7 +38,7 @@ func levelSize(level int) uintptr { return 1 << (PageShift + 9*uint(level)) }
 // tablesAllocated counts paging-structure frames allocated (stats).
 var tablesAllocated uintptr
 
-// NewPageTable allocates an empty PML4.
+// NewPageTable allocates an empty top-level table.
 func NewPageTable() (PageTable, Errno) {
 	lockMM()
 	defer unlockMM()
@@ -46,13 +55,13 @@ func newPageTable() (PageTable, Errno) {
 }
 
 // slot returns the physical address of the entry that maps va at level
-// stop, walking down from the PML4 and creating missing tables when create
+// stop, walking down from the top and creating missing tables when create
 // is set. It fails with EEXIST if a huge leaf sits above stop, and with
 // ENOMEM when a table cannot be allocated (or, without create, when a level
 // is missing). mm lock held.
 func (pt PageTable) slot(va uintptr, stop int, create bool) (uintptr, Errno) {
 	table := pt.Root
-	for level := levelPML4; ; level-- {
+	for level := levelTop; ; level-- {
 		e := table + index(va, level)*8
 		if level == stop {
 			return e, OK
@@ -67,7 +76,7 @@ func (pt PageTable) slot(va uintptr, stop int, create bool) (uintptr, Errno) {
 				return 0, ENOMEM
 			}
 			tablesAllocated++
-			v = PTE(pa) | tableFlags
+			v = pteTable(pa)
 			store64(e, uint64(v))
 		} else if v.Huge() {
 			return 0, EEXIST
@@ -76,94 +85,127 @@ func (pt PageTable) slot(va uintptr, stop int, create bool) (uintptr, Errno) {
 	}
 }
 
-// Map installs a 4 KiB translation va → pa with flags (a subset of
-// PTEWrite|PTEUser|PTEWriteThrough|PTECacheDisable|PTEAccessed|PTEDirty|
-// PTEGlobal|PTEOwned|PTENoExec; P is added). Errors: EINVAL for misaligned,
-// non-canonical or bad flags, EEXIST if va is already mapped (also by a huge
-// page), ENOMEM if a table frame cannot be allocated.
+// Map installs a 4 KiB translation va → pa with attributes a (any of
+// AttrWrite|AttrExec|AttrUser|AttrGlobal|AttrDevice|AttrOwned). Errors:
+// EINVAL for a misaligned or non-canonical va, a misaligned pa or one beyond
+// the physical address width, or other attributes; EEXIST if va is already
+// mapped (also by a huge page); ENOMEM if a table frame cannot be allocated.
 // Trap-context safe. No TLB flush is needed: the entry was not present
 // (SDM §4.10.4.3: non-present entries are not cached).
-func (pt PageTable) Map(va, pa uintptr, flags PTE) Errno {
+func (pt PageTable) Map(va, pa uintptr, a Attr) Errno {
 	lockMM()
 	defer unlockMM()
-	return pt.mapPage(va, pa, flags)
+	return pt.mapPage(va, pa, a)
 }
 
-func (pt PageTable) mapPage(va, pa uintptr, flags PTE) Errno {
+func (pt PageTable) mapPage(va, pa uintptr, a Attr) Errno {
 	if va&PageMask != 0 || pa&PageMask != 0 || !canonical(va) ||
-		PTE(pa)&^pteAddr4K != 0 || flags&^leafFlagMask != 0 {
+		pa >= physLimit || a&^attrMapMask != 0 {
 		return EINVAL
 	}
-	e, err := pt.slot(va, levelPT, true)
+	e, err := pt.slot(va, level4K, true)
 	if err != OK {
 		return err
 	}
 	if PTE(load64(e)).Present() {
 		return EEXIST
 	}
-	store64(e, uint64(PTE(pa)|flags|PTEPresent))
+	store64(e, uint64(pteLeaf(pa, a)))
 	return OK
 }
 
-// Map2M installs a 2 MiB translation (a PDE with PS=1, SDM Table 4-17).
+// Map2M installs a 2 MiB translation (x86: a PDE with PS=1, SDM Table 4-17).
 // va and pa must be 2 MiB aligned. EEXIST if any translation (page table or
-// huge page) already covers the PDE slot.
-func (pt PageTable) Map2M(va, pa uintptr, flags PTE) Errno {
+// huge page) already covers the slot.
+func (pt PageTable) Map2M(va, pa uintptr, a Attr) Errno {
 	lockMM()
 	defer unlockMM()
-	return pt.map2M(va, pa, flags)
+	return pt.map2M(va, pa, a)
 }
 
-func (pt PageTable) map2M(va, pa uintptr, flags PTE) Errno {
+func (pt PageTable) map2M(va, pa uintptr, a Attr) Errno {
 	if va&HugeMask != 0 || pa&HugeMask != 0 || !canonical(va) ||
-		PTE(pa)&^pteAddr2M != 0 || flags&^leafFlagMask != 0 {
+		pa >= physLimit || a&^attrMapMask != 0 {
 		return EINVAL
 	}
-	e, err := pt.slot(va, levelPD, true)
+	e, err := pt.slot(va, level2M, true)
 	if err != OK {
 		return err
 	}
 	if PTE(load64(e)).Present() {
 		return EEXIST
 	}
-	store64(e, uint64(PTE(pa)|flags|PTEPresent|PTEHuge))
+	store64(e, uint64(pteBlock(pa, a)))
 	return OK
 }
 
 // Lookup translates va. It returns the physical address of va itself (page
-// frame plus offset), the leaf entry's flags (with PTEHuge set for a 2 MiB or
-// 1 GiB leaf) and whether a present translation exists.
-func (pt PageTable) Lookup(va uintptr) (pa uintptr, flags PTE, ok bool) {
+// frame plus offset), the leaf's attributes (with AttrHuge for a 2 MiB or
+// 1 GiB leaf) and whether a present translation exists. It takes the mm
+// lock; see PeekExecutable for the lock-free query a fault report needs.
+func (pt PageTable) Lookup(va uintptr) (pa uintptr, a Attr, ok bool) {
 	lockMM()
 	defer unlockMM()
-	return pt.lookup(va)
+	return pt.lookup(va, load64)
 }
 
-func (pt PageTable) lookup(va uintptr) (pa uintptr, flags PTE, ok bool) {
+// lookup walks the tables with load, which is load64 under the mm lock and
+// peek64 without it.
+func (pt PageTable) lookup(va uintptr, load func(uintptr) uint64) (pa uintptr, a Attr, ok bool) {
 	if !canonical(va) || pt.Root == 0 {
 		return 0, 0, false
 	}
 	table := pt.Root
-	for level := levelPML4; level >= levelPT; level-- {
-		v := PTE(load64(table + index(va, level)*8))
+	for level := levelTop; level >= level4K; level-- {
+		v := PTE(load(table + index(va, level)*8))
 		if !v.Present() {
 			return 0, 0, false
 		}
-		if level == levelPT || v.Huge() {
+		if level == level4K || v.Huge() {
 			size := levelSize(level)
-			base := uintptr(v&pteAddr4K) &^ (size - 1)
-			return base + va&(size-1), v &^ pteAddr4K, true
+			a := v.attr()
+			if level != level4K {
+				a |= AttrHuge
+			}
+			return v.Addr()&^(size-1) + va&(size-1), a, true
 		}
 		table = v.Addr()
 	}
 	return 0, 0, false
 }
 
+// PeekExecutable reports whether va is mapped and executable in pt. Unlike
+// Lookup it takes no lock and never allocates, so that a fault report may
+// call it even when the fault happened inside mm with the lock held (Lookup
+// would panic with "mm: re-entered"): the report uses it to decide whether
+// it may read the instruction bytes at the faulting IP.
+//
+// The unlocked walk is safe because
+//   - table frames are never freed (see doc.go), so every table address read
+//     from an entry, even a stale one, still points at a page table;
+//   - every entry is written with one aligned 64-bit store and read here
+//     with one atomic 64-bit load, which both x86-64 and arm64 perform
+//     single-copy atomically: the walk sees each entry either before or
+//     after an update, never half of one;
+//   - the answer is only advice for a reader: it may be stale by the time
+//     the caller reads, which matters only for pages that can be unmapped
+//     concurrently (user mappings on another CPU). The image's text, where
+//     the kernel's own code lives, is pinned and never unmapped.
+func (pt PageTable) PeekExecutable(va uintptr) bool {
+	_, a, ok := pt.lookup(va, peek64)
+	return ok && a&AttrExec != 0
+}
+
+// peek64 reads an entry without the mm lock (see PeekExecutable).
+func peek64(pa uintptr) uint64 {
+	return atomic.LoadUint64((*uint64)(ptrAt(PhysToVirt(pa))))
+}
+
 // leaf returns the physical address of the present 4 KiB leaf entry for va,
 // or 0 if there is none (missing table, not present, or a huge page).
 // mm lock held.
 func (pt PageTable) leaf(va uintptr) uintptr {
-	e, err := pt.slot(va, levelPT, false)
+	e, err := pt.slot(va, level4K, false)
 	if err != OK || !PTE(load64(e)).Present() {
 		return 0
 	}
@@ -171,15 +213,16 @@ func (pt PageTable) leaf(va uintptr) uintptr {
 }
 
 // Unmap removes the 4 KiB translation of va, flushes it from the TLB and
-// returns the old frame and flags. It does not free the frame: the caller
-// owns it (see PTEOwned for user pages, which the address space frees).
-func (pt PageTable) Unmap(va uintptr) (pa uintptr, flags PTE, ok bool) {
+// returns the old frame and attributes. It does not free the frame: the
+// caller owns it (see AttrOwned for user pages, which the address space
+// frees).
+func (pt PageTable) Unmap(va uintptr) (pa uintptr, a Attr, ok bool) {
 	lockMM()
 	defer unlockMM()
 	return pt.unmapPage(va)
 }
 
-func (pt PageTable) unmapPage(va uintptr) (uintptr, PTE, bool) {
+func (pt PageTable) unmapPage(va uintptr) (uintptr, Attr, bool) {
 	if va&PageMask != 0 || !canonical(va) {
 		return 0, 0, false
 	}
@@ -190,17 +233,17 @@ func (pt PageTable) unmapPage(va uintptr) (uintptr, PTE, bool) {
 	v := PTE(load64(e))
 	store64(e, 0)
 	flushPage(va)
-	return v.Addr(), v.Flags(), true
+	return v.Addr(), v.attr(), true
 }
 
 // Unmap2M removes a 2 MiB translation at va (2 MiB aligned) and flushes it.
-func (pt PageTable) Unmap2M(va uintptr) (pa uintptr, flags PTE, ok bool) {
+func (pt PageTable) Unmap2M(va uintptr) (pa uintptr, a Attr, ok bool) {
 	lockMM()
 	defer unlockMM()
 	if va&HugeMask != 0 || !canonical(va) {
 		return 0, 0, false
 	}
-	e, err := pt.slot(va, levelPD, false)
+	e, err := pt.slot(va, level2M, false)
 	if err != OK {
 		return 0, 0, false
 	}
@@ -210,16 +253,17 @@ func (pt PageTable) Unmap2M(va uintptr) (pa uintptr, flags PTE, ok bool) {
 	}
 	store64(e, 0)
 	flushPage(va) // INVLPG of any address in the page drops the whole 2 MiB entry (SDM §4.10.4.1)
-	return uintptr(v & pteAddr2M), v &^ pteAddr4K, true
+	return v.Addr() &^ HugeMask, v.attr() | AttrHuge, true
 }
 
-// Protect replaces the flags of the present 4 KiB leaf at va (keeping its
-// frame and the PTEOwned bit) and flushes the stale TLB entry
-// (SDM §4.10.4.2: software must invalidate after reducing rights).
-func (pt PageTable) Protect(va uintptr, flags PTE) Errno {
+// Protect replaces the attributes of the present 4 KiB leaf at va (keeping
+// its frame and AttrOwned, which describes the frame rather than the
+// access) and flushes the stale TLB entry (SDM §4.10.4.2: software must
+// invalidate after reducing rights).
+func (pt PageTable) Protect(va uintptr, a Attr) Errno {
 	lockMM()
 	defer unlockMM()
-	if va&PageMask != 0 || flags&^leafFlagMask != 0 {
+	if va&PageMask != 0 || a&^attrMapMask != 0 {
 		return EINVAL
 	}
 	e := pt.leaf(va)
@@ -227,7 +271,7 @@ func (pt PageTable) Protect(va uintptr, flags PTE) Errno {
 		return ENOMEM
 	}
 	v := PTE(load64(e))
-	store64(e, uint64(PTE(v.Addr())|v&PTEOwned|flags&^PTEOwned|PTEPresent))
+	store64(e, uint64(pteLeaf(v.Addr(), a&^AttrOwned|v.attr()&AttrOwned)))
 	flushPage(va)
 	return OK
 }
@@ -242,10 +286,10 @@ func (pt PageTable) nextLeaf(va, end uintptr) (uintptr, uintptr, bool) {
 outer:
 	for va < end {
 		table := pt.Root
-		for level := levelPML4; ; level-- {
+		for level := levelTop; ; level-- {
 			e := table + index(va, level)*8
 			v := PTE(load64(e))
-			if level == levelPT {
+			if level == level4K {
 				if v.Present() {
 					return va, e, true
 				}

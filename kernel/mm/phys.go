@@ -1,26 +1,22 @@
-//go:build amd64
-
 package mm
 
 import "unsafe"
 
-// PageSize is the base page and frame size (Intel SDM Vol. 3A §4.5: 4-KByte
-// pages with 4-level paging).
+// PageSize is the base page and frame size: 4 KiB pages with x86-64 4-level
+// paging (Intel SDM Vol. 3A §4.5) and with the arm64 4 KiB translation
+// granule (Arm ARM D8.2), the only granule this package supports.
 const (
 	PageShift = 12
 	PageSize  = 1 << PageShift
 	PageMask  = PageSize - 1
 
-	// HugeSize is the size of a page mapped by a PDE with PS=1
-	// (SDM Vol. 3A §4.5.4, Table 4-17).
+	// HugeSize is the size of a leaf one level above the last: a PDE
+	// with PS=1 on x86-64 (SDM Vol. 3A §4.5.4, Table 4-17), a level 2
+	// block descriptor with the arm64 4 KiB granule.
 	HugeShift = 21
 	HugeSize  = 1 << HugeShift
 	HugeMask  = HugeSize - 1
 )
-
-// DirectMapBase is where all physical RAM appears in the kernel half:
-// virtual DirectMapBase+pa maps physical pa (supervisor, RW, NX, global).
-const DirectMapBase uintptr = 0xffff_8000_0000_0000
 
 // physOffset converts a physical address into an address this code can
 // dereference. The kernel sets it to 0 while running on the boot identity
@@ -61,13 +57,6 @@ func zeroFrame(pa uintptr) {
 // (through PhysToVirt). The kernel uses it to copy data into frames.
 func FrameBytes(pa uintptr) *[PageSize]byte {
 	return (*[PageSize]byte)(ptrAt(PhysToVirt(pa &^ PageMask)))
-}
-
-// canonical reports whether va is a canonical 48-bit address: bits 63..47
-// all equal (SDM Vol. 3A §4.5, "canonical").
-func canonical(va uintptr) bool {
-	top := va >> 47
-	return top == 0 || top == 1<<17-1
 }
 
 func alignDown(x, a uintptr) uintptr { return x &^ (a - 1) }

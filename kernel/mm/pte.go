@@ -1,52 +1,58 @@
-//go:build amd64
-
 package mm
 
-// PTE is one 64-bit paging-structure entry of 4-level paging
-// (Intel SDM Vol. 3A §4.5, Tables 4-14 to 4-19). The same bit layout is used
-// at every level; bit 7 means PS (page size) in a PDPTE/PDE and PAT in a PTE,
-// so this package never sets bit 7 in a level-1 entry.
+// The architecture-neutral view of a translation.
+//
+// Portable code (the page-table walk, the kernel mappings, the user address
+// space) never looks at PTE bits. It builds entries with pteTable, pteLeaf
+// and pteBlock, and reads them with Present, Huge, Addr and attr; each
+// architecture implements those in pte_GOARCH.go (see "Porting" in doc.go).
+
+// PTE is one 64-bit paging-structure entry in the architecture's format
+// (x86-64: SDM Vol. 3A §4.5, Tables 4-14..4-19; arm64: VMSAv8-64 stage 1
+// descriptors, Arm ARM D8.3). Both architectures use 64-bit entries, 512 to a
+// 4 KiB table.
 type PTE uint64
 
-// Entry bits.
+// Attr describes what a leaf translation allows, independently of how the
+// architecture encodes it. A present translation is always readable by the
+// privilege level it is accessible to (neither architecture can express a
+// present but unreadable page without extensions gmpos does not use).
+type Attr uint16
+
+// Attributes.
 const (
-	PTEPresent      PTE = 1 << 0  // P: entry is valid
-	PTEWrite        PTE = 1 << 1  // R/W: writes allowed (all levels must allow)
-	PTEUser         PTE = 1 << 2  // U/S: CPL3 access allowed (all levels must allow)
-	PTEWriteThrough PTE = 1 << 3  // PWT
-	PTECacheDisable PTE = 1 << 4  // PCD
-	PTEAccessed     PTE = 1 << 5  // A: set by the CPU
-	PTEDirty        PTE = 1 << 6  // D: set by the CPU on write (leaf only)
-	PTEHuge         PTE = 1 << 7  // PS: PDE maps a 2 MiB page (Table 4-17)
-	PTEGlobal       PTE = 1 << 8  // G: survives CR3 reloads (needs CR4.PGE)
-	PTEOwned        PTE = 1 << 9  // software (bit 9 is ignored by the CPU): frame belongs to the allocator, free on unmap
-	PTENoExec       PTE = 1 << 63 // XD: instruction fetch forbidden (needs EFER.NXE)
-
-	// pteAddr4K selects the frame address of a 4 KiB leaf or of a table
-	// (bits 51:12, M = 52 on every CPU QEMU emulates).
-	pteAddr4K PTE = 0x000f_ffff_ffff_f000
-	// pteAddr2M selects the frame address of a 2 MiB leaf (bits 51:21;
-	// bit 12 is the PAT bit there).
-	pteAddr2M PTE = 0x000f_ffff_ffe0_0000
-
-	// tableFlags is used for non-leaf entries: the effective rights are the
-	// intersection over all levels (SDM §4.6.1), so intermediate entries
-	// are fully permissive and the leaf decides.
-	tableFlags = PTEPresent | PTEWrite | PTEUser
-
-	// leafFlagMask are the flags a caller may pass to Map.
-	leafFlagMask = PTEWrite | PTEUser | PTEWriteThrough | PTECacheDisable |
-		PTEAccessed | PTEDirty | PTEGlobal | PTEOwned | PTENoExec
+	// AttrWrite: writes are allowed.
+	AttrWrite Attr = 1 << iota
+	// AttrExec: instruction fetches are allowed (x86: XD clear; arm64:
+	// UXN/PXN clear for the level that may access the page).
+	AttrExec
+	// AttrUser: user mode (x86 CPL3, arm64 EL0) may access the page;
+	// without it the page is supervisor only.
+	AttrUser
+	// AttrGlobal: the translation is the same in every address space, so
+	// a switch of address space need not drop it (x86 G, arm64 nG=0).
+	AttrGlobal
+	// AttrDevice: strongly ordered, uncached device memory: no
+	// speculative reads, no write combining (x86 PAT UC, arm64
+	// Device-nGnRnE). Normal memory otherwise (write-back).
+	AttrDevice
+	// AttrOwned (software): the frame belongs to the frame allocator and
+	// is freed when the page is unmapped (user pages, kernel stacks).
+	AttrOwned
+	// AttrHuge is reported by Lookup and Unmap2M for a leaf above the
+	// last level (2 MiB or 1 GiB); Map and Protect refuse it, Map2M
+	// implies it.
+	AttrHuge
 )
 
-// Addr returns the physical address held by a 4 KiB leaf or table entry.
-func (e PTE) Addr() uintptr { return uintptr(e & pteAddr4K) }
+// attrMapMask are the attributes Map, Map2M and Protect accept.
+const attrMapMask = AttrWrite | AttrExec | AttrUser | AttrGlobal | AttrDevice | AttrOwned
 
-// Flags returns e without its address bits.
-func (e PTE) Flags() PTE { return e &^ pteAddr4K }
+// Writable reports whether the translation allows writes.
+func (a Attr) Writable() bool { return a&AttrWrite != 0 }
 
-// Present reports the P bit.
-func (e PTE) Present() bool { return e&PTEPresent != 0 }
+// Executable reports whether the translation allows instruction fetches.
+func (a Attr) Executable() bool { return a&AttrExec != 0 }
 
-// Huge reports the PS bit (meaningful in PDPTEs and PDEs only).
-func (e PTE) Huge() bool { return e&PTEHuge != 0 }
+// UserAccessible reports whether user mode may access the page.
+func (a Attr) UserAccessible() bool { return a&AttrUser != 0 }

@@ -1,5 +1,3 @@
-//go:build amd64
-
 package mm
 
 // Stats is a snapshot of the memory manager's counters.

@@ -1,5 +1,3 @@
-//go:build amd64
-
 package mm
 
 // The VMA table: the user address space as a sorted array of disjoint
@@ -10,25 +8,28 @@ package mm
 // reserve-then-map pattern. All operations are O(MaxVMAs) at worst
 // (binary search plus one copy to open or close a slot), with no allocation.
 
-// Protection bits (mmap(2)).
+// Protection bits (mmap(2), asm-generic/mman-common.h).
 const (
 	PROT_NONE  = 0x0
 	PROT_READ  = 0x1
 	PROT_WRITE = 0x2
 	PROT_EXEC  = 0x4
+	// PROT_SEM is accepted and ignored (atomic operations work on all
+	// memory here).
+	PROT_SEM = 0x8
+	// PROT_GROWSDOWN and PROT_GROWSUP are mprotect flags: extend the
+	// change to the start (end) of a growable mapping.
+	PROT_GROWSDOWN = 0x01000000
+	PROT_GROWSUP   = 0x02000000
 )
 
-// User address-space layout.
+// User address-space layout (UserEnd and MmapBase depend on the
+// architecture: layout_GOARCH.go).
 const (
 	// MinAddr is the lowest address mmap ever returns or accepts with
 	// MAP_FIXED (Linux vm.mmap_min_addr default); page 0 in particular is
 	// never mapped, because Go's nil checks rely on faults at 0..4095.
 	MinAddr uintptr = 0x10000
-	// UserEnd is one past the last user address (Linux TASK_SIZE on
-	// x86-64 with 4-level paging: 2^47 minus one guard page).
-	UserEnd uintptr = 0x7fff_ffff_f000
-	// MmapBase is where the top-down search for free ranges starts.
-	MmapBase uintptr = 0x7f00_0000_0000
 	// MaxVMAs is the capacity of the VMA table (Linux's max_map_count
 	// analogue); exceeding it is ENOMEM.
 	MaxVMAs = 2048
@@ -41,6 +42,14 @@ const (
 	// mseal(2) they cannot be unmapped, replaced, re-protected or
 	// discarded: those calls fail with EPERM.
 	VMAPinned = 1
+	// VMADevice marks the reservations of device register ranges made by
+	// MapDevice (always together with VMAPinned): the pages are
+	// supervisor-only identity mappings, and MapDevice may be called
+	// again over them.
+	VMADevice = 2
+	// VMAGrowsDown marks a MAP_GROWSDOWN mapping; mprotect with
+	// PROT_GROWSDOWN applies to it from its start (Linux VM_GROWSDOWN).
+	VMAGrowsDown = 4
 )
 
 // VMA is one virtual memory area.
@@ -133,6 +142,22 @@ func (as *AddressSpace) covered(start, end uintptr) bool {
 		at = as.vmas[i].End
 	}
 	return at >= end
+}
+
+// gaps counts the maximal sub-ranges of [start, end) that no VMA covers.
+func (as *AddressSpace) gaps(start, end uintptr) int {
+	n := 0
+	at := start
+	for i := as.find(start); at < end; i++ {
+		if i == as.n || as.vmas[i].Start >= end {
+			return n + 1
+		}
+		if as.vmas[i].Start > at {
+			n++
+		}
+		at = as.vmas[i].End
+	}
+	return n
 }
 
 // splitsNeeded counts the VMAs that straddle start or end (each costs one
