@@ -143,6 +143,10 @@ func startFirstThread() {
 	stats.threads = 1
 }
 
+// mapDevice identity-maps device registers [pa, pa+size) for a driver (uncached, supervisor
+// only) and keeps the range out of the program's mmap space (mm.MapDevice). Boot.
+func mapDevice(pa, size uintptr) bool { return mm.MapDevice(pa, size) == mm.OK }
+
 // imageSegments reads the PT_LOAD program headers of the loaded image (ELF-64 Object File Format
 // §"Program header") and returns them with the end of the image.
 func imageSegments(out []mm.Segment) (int, uintptr) {

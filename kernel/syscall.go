@@ -112,7 +112,9 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 	case nrMunmap:
 		r = sysMunmap(uintptr(a[0]), uintptr(a[1]))
 	case nrMprotect:
-		r = sysMprotect(uintptr(a[0]), uintptr(a[1]), uint32(a[2]))
+		r = sysMprotect(uintptr(a[0]), uintptr(a[1]), a[2])
+	case nrMincore:
+		r = sysMincore(uintptr(a[0]), uintptr(a[1]), uintptr(a[2]))
 	case nrMadvise:
 		r = sysMadvise(uintptr(a[0]), uintptr(a[1]), int32(a[2]))
 	case nrBrk:

@@ -12,6 +12,7 @@ const (
 	EPERM  Errno = 1  // sealed (pinned) mapping, or below MinAddr with MAP_FIXED
 	ENOMEM Errno = 12 // out of frames, out of VMA slots, or range not mapped/out of bounds
 	EFAULT Errno = 14 // bad user pointer
+	EACCES Errno = 13 // a file mapping the file's access mode does not allow
 	EEXIST Errno = 17 // MAP_FIXED_NOREPLACE overlap, or page already mapped
 	ENODEV Errno = 19 // file or shared mappings (no files in this kernel)
 	EINVAL Errno = 22 // malformed arguments
@@ -31,6 +32,8 @@ func (e Errno) String() string {
 		return "ENOMEM"
 	case EFAULT:
 		return "EFAULT"
+	case EACCES:
+		return "EACCES"
 	case EEXIST:
 		return "EEXIST"
 	case ENODEV:

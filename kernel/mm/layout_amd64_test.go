@@ -74,7 +74,7 @@ func TestProtBitsAmd64(t *testing.T) {
 	mustMmap(t, base, PageSize, PROT_READ|PROT_WRITE, anon|MAP_FIXED)
 	for _, prot := range []uint32{0x10, 0x20, PROT_READ | 0x10} {
 		for _, va := range []uintptr{base, 0x5000_0000_0000} {
-			if err := Space.Mprotect(va, PageSize, prot); err != EINVAL {
+			if err := Space.Mprotect(va, PageSize, uint64(prot)); err != EINVAL {
 				t.Errorf("Mprotect(%#x, %#x) = %v, want EINVAL", va, prot, err)
 			}
 		}

@@ -116,9 +116,14 @@ func (as *AddressSpace) Madvise(addr, length uintptr, advice int) Errno {
 		at = hi
 	}
 	switch advice {
-	case MADV_DONTNEED, MADV_DONTNEED_LOCKED, MADV_FREE:
-		// Drop per VMA so holes are skipped exactly as Linux does.
+	case MADV_DONTNEED, MADV_DONTNEED_LOCKED, MADV_FREE, MADV_REMOVE:
+		// Drop per VMA so holes are skipped exactly as Linux does. A shared
+		// mapping keeps its data under DONTNEED (VMAShared) and loses it
+		// only to REMOVE.
 		for i := as.find(start); i < as.n && as.vmas[i].Start < end; i++ {
+			if (as.vmas[i].Flags&VMAShared != 0) != (advice == MADV_REMOVE) {
+				continue
+			}
 			as.madvDropped += as.dropPages(max(as.vmas[i].Start, start), min(as.vmas[i].End, end))
 		}
 	}
@@ -153,9 +158,16 @@ func (as *AddressSpace) madviseCheck(v VMA, lo, hi uintptr, advice int) Errno {
 			return EPERM
 		}
 	}
+	shared := v.Flags&VMAShared != 0
 	switch advice {
 	case MADV_REMOVE:
-		return EINVAL
+		if !shared { // madvise_remove: only shmem-backed (shared) mappings have a hole to punch
+			return EINVAL
+		}
+	case MADV_FREE:
+		if shared { // madvise_free_single_vma: anonymous private memory only
+			return EINVAL
+		}
 	case MADV_COLLAPSE:
 		// thp_vma_allowable_order: the VMA must be able to hold an
 		// aligned huge page at all.

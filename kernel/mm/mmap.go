@@ -68,9 +68,9 @@ const mapLegacy = MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS |
 //  6. The mapping type: files (no MAP_ANONYMOUS; the kernel has already
 //     answered EBADF for a bad fd) → EINVAL for an unknown type,
 //     EOPNOTSUPP for MAP_SHARED_VALIDATE with a non-legacy flag, else
-//     ENODEV (no file in gmpos can be mapped). Anonymous: MAP_PRIVATE;
-//     MAP_SHARED → EINVAL with MAP_GROWSDOWN, else ENODEV (not supported);
-//     any other type (MAP_SHARED_VALIDATE, MAP_DROPPABLE) → EINVAL.
+//     ENODEV (no file in gmpos can be mapped). Anonymous: MAP_PRIVATE, or
+//     MAP_SHARED (VMAShared; EINVAL with MAP_GROWSDOWN); any other type
+//     (MAP_SHARED_VALIDATE, MAP_DROPPABLE) → EINVAL.
 //  7. MAP_FIXED over a pinned VMA → EPERM (like mseal); no VMA slot →
 //     ENOMEM; MAP_HUGETLB → ENOMEM (no huge page pool, as Linux with
 //     vm.nr_hugepages = 0).
@@ -86,17 +86,28 @@ const mapLegacy = MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS |
 // MAP_UNINITIALIZED and the other legacy flags have no effect.
 //
 // Trap-context safe; mm lock taken.
-func (as *AddressSpace) Mmap(addr, length uintptr, prot, flags uint32, fd int, off uintptr) (uintptr, Errno) {
+func (as *AddressSpace) Mmap(addr, length uintptr, prot, flags uint32, file FileAccess, off uintptr) (uintptr, Errno) {
 	// No defer here: with this many returns the compiler would not
 	// open-code it, and runtime.deferprocStack throws on g0, where the Go
 	// runtime makes its first mmap (see "Rules" in doc.go).
 	lockMM()
-	va, err := as.mmap(addr, length, prot, flags, off)
+	va, err := as.mmap(addr, length, prot, flags, file, off)
 	unlockMM()
 	return va, err
 }
 
-func (as *AddressSpace) mmap(addr, length uintptr, prot, flags uint32, off uintptr) (uintptr, Errno) {
+// FileAccess is how the file behind a file mapping's fd is open: the kernel looks the fd up
+// (EBADF) and passes its access mode, which decides between EACCES and ENODEV. Ignored for
+// anonymous mappings.
+type FileAccess int
+
+const (
+	NoFile    FileAccess = -1
+	FileRead  FileAccess = 1
+	FileWrite FileAccess = 2
+)
+
+func (as *AddressSpace) mmap(addr, length uintptr, prot, flags uint32, file FileAccess, off uintptr) (uintptr, Errno) {
 	if off&PageMask != 0 {
 		return 0, EINVAL
 	}
@@ -164,6 +175,15 @@ func (as *AddressSpace) mmap(addr, length uintptr, prot, flags uint32, off uintp
 		default:
 			return 0, EINVAL
 		}
+		// do_mmap on a file: a shared writable mapping needs a file open for writing, every
+		// mapping one open for reading (EACCES); then the file must know how to be mapped,
+		// and no gmpos file does (ENODEV).
+		if flags&MAP_TYPE != MAP_PRIVATE && prot&PROT_WRITE != 0 && file&FileWrite == 0 {
+			return 0, EACCES
+		}
+		if file&FileRead == 0 {
+			return 0, EACCES
+		}
 		return 0, ENODEV
 	}
 	switch flags & MAP_TYPE {
@@ -172,7 +192,6 @@ func (as *AddressSpace) mmap(addr, length uintptr, prot, flags uint32, off uintp
 		if flags&MAP_GROWSDOWN != 0 {
 			return 0, EINVAL
 		}
-		return 0, ENODEV
 	default:
 		return 0, EINVAL
 	}
@@ -197,6 +216,9 @@ func (as *AddressSpace) mmap(addr, length uintptr, prot, flags uint32, off uintp
 	var vflags uint32
 	if flags&MAP_GROWSDOWN != 0 {
 		vflags = VMAGrowsDown
+	}
+	if flags&MAP_TYPE == MAP_SHARED {
+		vflags |= VMAShared
 	}
 	prot &= PROT_READ | PROT_WRITE | PROT_EXEC
 	as.insert(VMA{Start: start, End: end, Prot: prot, Flags: vflags})

@@ -71,7 +71,7 @@ func TestMmapErrors(t *testing.T) {
 		length uintptr
 		prot   uint32
 		flags  uint32
-		fd     int
+		fd     FileAccess
 		off    uintptr
 		want   Errno
 	}{
@@ -130,7 +130,6 @@ func TestMmapErrors(t *testing.T) {
 		{"shared growsdown", 0, PageSize, rw, MAP_SHARED | MAP_ANONYMOUS | MAP_GROWSDOWN, -1, 0, EINVAL},                   // native
 		{"shared, fixed past UserEnd", UserEnd, PageSize, rw, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0, ENOMEM},       // native: the address first
 		// Deliberately not supported (doc.go, Deviations).
-		{"shared", 0, PageSize, rw, MAP_SHARED | MAP_ANONYMOUS, -1, 0, ENODEV},       // native: a mapping
 		{"droppable", 0, PageSize, rw, MAP_DROPPABLE | MAP_ANONYMOUS, -1, 0, EINVAL}, // native (6.11+): a mapping
 		// mmap_region: sealed (pinned) VMAs.
 		{"fixed over the image", 0x104000, PageSize, rw, anon | MAP_FIXED, -1, 0, EPERM},
@@ -169,7 +168,7 @@ func TestMmapAccepts(t *testing.T) {
 		name        string
 		addr        uintptr
 		prot, flags uint32
-		fd          int
+		fd          FileAccess
 		off         uintptr
 		want        uintptr // 0: anywhere
 		wantProt    uint32

@@ -131,7 +131,7 @@ func runModel(t *testing.T, seed uint64, steps int) {
 			if !allMapped(start, n) {
 				want = ENOMEM
 			}
-			if err := Space.Mprotect(start, size, prot); err != want {
+			if err := Space.Mprotect(start, size, uint64(prot)); err != want {
 				fail("mprotect = %v, want %v", err, want)
 			}
 			if want == OK {

@@ -26,9 +26,15 @@ package mm
 //
 // PROT_SEM is accepted and ignored. Unlike Linux, which changes the VMAs
 // before a hole or a sealed VMA and then fails, nothing changes on error.
-func (as *AddressSpace) Mprotect(addr, length uintptr, prot uint32) Errno {
+func (as *AddressSpace) Mprotect(addr, length uintptr, prot64 uint64) Errno {
 	lockMM()
 	defer unlockMM()
+	// prot is an unsigned long: bits above 32 are invalid, not ignored
+	// (arch_validate_prot below sees them); keep them in an invalid bit.
+	prot := uint32(prot64)
+	if prot64>>32 != 0 {
+		prot |= 1 << 31
+	}
 	grows := prot & (PROT_GROWSDOWN | PROT_GROWSUP)
 	prot &^= PROT_GROWSDOWN | PROT_GROWSUP
 	if grows == PROT_GROWSDOWN|PROT_GROWSUP {

@@ -45,7 +45,7 @@ func TestMprotect(t *testing.T) {
 		{base, 0, PROT_READ, OK},
 		{0x100000, PageSize, PROT_READ, EPERM},
 	} {
-		if err := Space.Mprotect(c.addr, c.length, c.prot); err != c.want {
+		if err := Space.Mprotect(c.addr, c.length, uint64(c.prot)); err != c.want {
 			t.Errorf("Mprotect(%#x, %#x, %d) = %v, want %v", c.addr, c.length, c.prot, err, c.want)
 		}
 	}
@@ -105,7 +105,7 @@ func TestMprotectErrors(t *testing.T) {
 		{"sealed image", 0x104000, PageSize, PROT_READ, EPERM},
 		{"sealed, then a hole", 0x106000, 3 * PageSize, PROT_READ, EPERM},
 	} {
-		if err := Space.Mprotect(c.addr, c.length, c.prot); err != c.want {
+		if err := Space.Mprotect(c.addr, c.length, uint64(c.prot)); err != c.want {
 			t.Errorf("%s: Mprotect(%#x, %#x, %#x) = %v, want %v", c.name, c.addr, c.length, c.prot, err, c.want)
 		}
 	}
@@ -156,7 +156,7 @@ func TestMprotectGrowsDown(t *testing.T) {
 		{"GROWSUP on a growsdown mapping", g + 2*PageSize, PageSize, PROT_READ | PROT_GROWSUP, EINVAL}, // native
 		{"entirely below the mapping", g - 2*PageSize, PageSize, PROT_READ | PROT_GROWSDOWN, ENOMEM},   // native (non-root)
 	} {
-		if err := Space.Mprotect(c.addr, c.length, c.prot); err != c.want {
+		if err := Space.Mprotect(c.addr, c.length, uint64(c.prot)); err != c.want {
 			t.Errorf("%s = %v, want %v", c.name, err, c.want)
 		}
 	}

@@ -50,6 +50,13 @@ const (
 	// VMAGrowsDown marks a MAP_GROWSDOWN mapping; mprotect with
 	// PROT_GROWSDOWN applies to it from its start (Linux VM_GROWSDOWN).
 	VMAGrowsDown = 4
+	// VMAShared marks a MAP_SHARED|MAP_ANONYMOUS mapping. With one process
+	// and no fork, "shared" changes only what discarding advice means: on
+	// Linux the pages live in a shmem object, so MADV_DONTNEED drops the
+	// mapping but not the data (the next touch finds it again), MADV_FREE
+	// is EINVAL and MADV_REMOVE punches a hole (zeros). gmpos keeps the
+	// pages mapped for DONTNEED, which reads the same.
+	VMAShared = 8
 )
 
 // VMA is one virtual memory area.

@@ -42,7 +42,9 @@ func main() {
 	_, _, e = syscall.Syscall6(syscall.SYS_RT_SIGACTION, 9, p, 0, 8, 0, 0)
 	check("rt_sigaction(SIGKILL)", e, syscall.EINVAL)
 	_, _, e = syscall.Syscall6(syscall.SYS_MMAP, 0, 4096, 3, 0x02, 1, 0) // MAP_PRIVATE of stdout
-	check("mmap(console file)", e, syscall.ENODEV)
+	check("mmap(write-only console)", e, syscall.EACCES)                 // do_mmap: FMODE_READ first
+	_, _, e = syscall.Syscall6(syscall.SYS_MMAP, 0, 4096, 1, 0x02, 0, 0) // MAP_PRIVATE of stdin
+	check("mmap(read-only console)", e, syscall.ENODEV)                  // no mmap for a terminal
 	_, _, e = syscall.Syscall6(syscall.SYS_MMAP, 0, 4096, 3, 0x02, 77, 0)
 	check("mmap(closed fd)", e, syscall.EBADF)
 	_, _, e = syscall.Syscall6(syscall.SYS_MMAP, 0, 0, 3, 0x22, ^uintptr(0), 0)

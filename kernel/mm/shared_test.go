@@ -1,0 +1,79 @@
+// Shared anonymous mappings.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package mm
+
+import "testing"
+
+// TestSharedAnonymous: MAP_SHARED|MAP_ANONYMOUS maps (as on Linux); MADV_DONTNEED keeps the
+// data, as shmem does; MADV_FREE is EINVAL; MADV_REMOVE punches a hole that reads as zeros.
+// On a private mapping the same advice behaves the other way round.
+func TestSharedAnonymous(t *testing.T) {
+	boot(t, testRAM)
+	rw := uint32(PROT_READ | PROT_WRITE)
+	sh, err := Space.Mmap(0, 2*PageSize, rw, MAP_SHARED|MAP_ANONYMOUS, -1, 0)
+	if err != OK {
+		t.Fatalf("shared anonymous mmap: %v", err)
+	}
+	if v, _ := Space.VMA(Space.find(sh)); v.Flags&VMAShared == 0 {
+		t.Fatalf("VMA flags %#x, want VMAShared", v.Flags)
+	}
+	write := func(va uintptr, b byte) {
+		if !Space.UserRange(va, 1, true) {
+			t.Fatalf("UserRange(%#x) failed", va)
+		}
+		pa, _, _ := Space.PT.Lookup(va)
+		FrameBytes(pa)[pa&PageMask] = b
+	}
+	read := func(va uintptr) byte {
+		if !Space.UserRange(va, 1, false) {
+			t.Fatalf("UserRange(%#x) failed", va)
+		}
+		pa, _, _ := Space.PT.Lookup(va)
+		return FrameBytes(pa)[pa&PageMask]
+	}
+	write(sh, 42)
+	if err := Space.Madvise(sh, PageSize, MADV_DONTNEED); err != OK || read(sh) != 42 {
+		t.Errorf("DONTNEED on shared: %v, reads %d; want OK, 42 (the data stays)", err, read(sh))
+	}
+	if err := Space.Madvise(sh, PageSize, MADV_FREE); err != EINVAL {
+		t.Errorf("FREE on shared: %v, want EINVAL", err)
+	}
+	if err := Space.Madvise(sh, PageSize, MADV_REMOVE); err != OK || read(sh) != 0 {
+		t.Errorf("REMOVE on shared: %v, reads %d; want OK, 0", err, read(sh))
+	}
+
+	pr, _ := Space.Mmap(0, PageSize, rw, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0)
+	write(pr, 7)
+	if err := Space.Madvise(pr, PageSize, MADV_REMOVE); err != EINVAL {
+		t.Errorf("REMOVE on private: %v, want EINVAL", err)
+	}
+	if err := Space.Madvise(pr, PageSize, MADV_DONTNEED); err != OK || read(pr) != 0 {
+		t.Errorf("DONTNEED on private: %v, reads %d; want OK, 0", err, read(pr))
+	}
+	if _, err := Space.Mmap(0, PageSize, rw, MAP_SHARED|MAP_ANONYMOUS|MAP_GROWSDOWN, -1, 0); err != EINVAL {
+		t.Errorf("shared GROWSDOWN: %v, want EINVAL", err)
+	}
+}
+
+// TestMincore: resident pages read 1, untouched and discarded ones 0; the walk stops at the end
+// of the VMA; a start outside every VMA is ENOMEM.
+func TestMincore(t *testing.T) {
+	boot(t, testRAM)
+	rw := uint32(PROT_READ | PROT_WRITE)
+	va, _ := Space.Mmap(0, 4*PageSize, rw, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0)
+	Space.UserRange(va+PageSize, 1, true)
+	Space.UserRange(va+3*PageSize, 1, true)
+	Space.Madvise(va+3*PageSize, PageSize, MADV_DONTNEED)
+	var vec [8]byte
+	n, err := Space.Mincore(va, vec[:])
+	if err != OK || n != 4 || vec != [8]byte{0, 1, 0, 0} {
+		t.Errorf("Mincore = %d, %v, %v; want 4 pages [0 1 0 0]", n, err, vec)
+	}
+	if _, err := Space.Mincore(va+4*PageSize, vec[:]); err != ENOMEM {
+		t.Errorf("past the VMA: %v, want ENOMEM", err)
+	}
+	if n := testing.AllocsPerRun(10, func() { Space.Mincore(va, vec[:]) }); n != 0 {
+		t.Errorf("Mincore allocates %v times", n)
+	}
+}
