@@ -2,7 +2,7 @@
 #
 #   make            build the demo's boot image into build/ (and the runner, build/gmpos)
 #   make qemu       boot examples/demo under QEMU
-#   make test       gofmt, go vet, hosted tests (sched with -race), QEMU tests in tests/
+#   make test       gofmt, go vet, hosted tests (sched with -race), QEMU tests in tests/ on 1, 2, 4 vCPUs
 #   make bench      benchmark guests under QEMU, and natively as the peer
 #   make qemu-gdb   boot the demo halted, waiting for gdb on :1234
 #   make clean
@@ -73,6 +73,8 @@ qemu-test: ensure-qemu
 	$(GO) test $(TESTFLAGS) -count=1 -timeout 30m ./tests/
 	@echo "The QEMU suite again with 2 vCPUs (SMP kernel: one M and P per core):"
 	GMPOS_TEST_SMP=2 $(GO) test $(TESTFLAGS) -count=1 -timeout 30m ./tests/
+	@echo "And with 4 vCPUs (more vCPUs than host cores: TCG time-shares them):"
+	GMPOS_TEST_SMP=4 $(GO) test $(TESTFLAGS) -count=1 -timeout 30m ./tests/
 
 bench: ensure-qemu
 	$(GO) run ./tests/benchrun $(BENCHFLAGS)

@@ -121,7 +121,7 @@
 // wrapper instead (Mmap). TestDefersOpenCoded checks this.
 //
 // Stack: prologues keep their split checks, so the code must run on a kernel
-// g whose stack bounds are valid (runtime-contract §2.5). There is no
+// g whose stack bounds are valid (docs/runtime-contract.md §2.5). There is no
 // recursion; frames are at most ~160 bytes and call chains a handful deep,
 // so well under 1 KiB is used. Panics are raised only for kernel bugs
 // (re-entry, freeing an invalid frame) with constant strings.
@@ -130,11 +130,13 @@
 //
 // There is one mm lock covering the frame list, the page tables and the VMA
 // table. Exported functions take it (lockMM/unlockMM in lock.go); lower-case
-// helpers assume it is held. Today, with one CPU and interrupts disabled in
-// the kernel, it is a re-entrancy assertion; on SMP it becomes a spin lock
-// with interrupts disabled, and FlushTLB becomes a TLB shootdown (SDM
-// §4.10.5) after which — and only after which — dropped frames may be
-// reused.
+// helpers assume it is held. The kernel calls mm only under its big kernel
+// lock (kernel/smp.go), so the mm lock never has to wait: it is an assertion
+// that catches re-entry (a fault inside mm) and a caller without the BKL.
+// When the BKL is split, it becomes a real spin lock. FlushTLB/FlushAll
+// invalidate this core at once; the kernel sends the other cores one
+// shootdown (SDM §4.10.5) before it releases the BKL, and nothing mm frees
+// is handed out again before that (kernel/smp.go explains why).
 //
 // The exceptions only read: FrameCounts, ReadStats, NumVMAs and VMA return
 // snapshots, and PageTable.PeekExecutable walks the tables without the lock

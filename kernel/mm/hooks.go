@@ -5,10 +5,11 @@ package mm
 // The instructions themselves live in kernel/arch/amd64; this package stays
 // plain Go so that it also runs in hosted tests.
 //
-// SMP: with more than one CPU, FlushTLB must become a shootdown (INVLPG here
-// plus an IPI to every other CPU running this address space, SDM Vol. 3A
-// §4.10.5 "Propagation of Paging-Structure Changes to Multiple Processors").
-// The mm lock is held while the hooks run.
+// SMP: the kernel's hooks flush this core at once and note that the other
+// cores must flush too; it sends them one shootdown IPI at the end of the
+// kernel entry (SDM Vol. 3A §4.10.5 "Propagation of Paging-Structure Changes
+// to Multiple Processors"; kernel/smp.go). The mm lock is held while the
+// hooks run.
 var (
 	// FlushTLB invalidates the TLB entry (and paging-structure caches) for
 	// one page, i.e. INVLPG va (SDM Vol. 3A §4.10.4.1). INVLPG also drops

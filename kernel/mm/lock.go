@@ -4,18 +4,19 @@ import "sync/atomic"
 
 // The mm lock.
 //
-// Today the kernel runs mm code on one CPU at a time with interrupts
-// disabled, so no spinning lock is needed. Every exported entry point that
-// touches mm state (frame list, page tables, the VMA table, counters)
-// nevertheless brackets its work with lockMM/unlockMM: that is exactly where
-// the single SMP "mm" spin lock goes (interrupts off + spin). Internal
-// helpers (lower-case names) assume it is held.
+// The kernel runs mm code under its big kernel lock, one core at a time with
+// interrupts disabled, so no spinning lock is needed. Every exported entry
+// point that touches mm state (frame list, page tables, the VMA table,
+// counters) nevertheless brackets its work with lockMM/unlockMM: that is
+// exactly where an mm spin lock goes once the BKL is split. Internal helpers
+// (lower-case names) assume it is held.
 //
 // Until then the bracket is an assertion: entering mm while mm is already
 // active means either a fault/interrupt handler called back into mm in the
-// middle of an update, or a second CPU entered concurrently. Both would
+// middle of an update, or a second core entered without the BKL. Both would
 // corrupt the lists silently, so both panic with a constant string (no
-// allocation). The flag is an atomic so that the cross-CPU case is detected
+// allocation). (The kernel's fault report never calls a locking entry point,
+// so a fault inside mm is reported, not turned into this panic.) The flag is an atomic so that the cross-CPU case is detected
 // reliably; sync/atomic operations are compiler intrinsics and need no
 // runtime initialisation.
 

@@ -3,7 +3,7 @@ package mm
 import "testing"
 
 // TestGoRuntimeStartupPattern replays the memory calls an empty Go 1.26
-// program makes at startup (runtime-contract §3.3, observed with strace) and
+// program makes at startup (docs/runtime-contract.md §3.3, observed with strace) and
 // the scavenger cycle, checking the results the runtime depends on.
 func TestGoRuntimeStartupPattern(t *testing.T) {
 	boot(t, testRAM)

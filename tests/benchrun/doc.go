@@ -13,7 +13,7 @@
 // byte of stdout); gmpos alone also reports QEMU start → kernel "entry"
 // record and kernel entry → first byte. Under TCG every guest figure also
 // carries the emulation slowdown. Figures vary ±20% between runs on
-// these shared VMs (see /work/shared/notes/qemu.md); compare ratios.
+// these shared VMs (README, "Benchmarks"); compare ratios.
 //
 // Exit status 1 if any gmpos run failed (the host figures are still printed).
 package main
