@@ -6,8 +6,10 @@ package kernel
 // The kernel command line (docs/contract.md): space-separated tokens, bytes outside
 // [A-Za-z0-9._/=:,+-] written %XX; "KEY=VALUE" kernel options, then "--", then argv[1:].
 //
-// Decoded strings are kept in one static arena because they become the program's argv and envp:
-// the Go runtime never copies argv (docs/runtime-contract.md §1.3), so they must live forever.
+// Decoded strings are kept in one static arena, before there is any allocator; writeProcessImage
+// (stack.go) copies argv and envp onto the initial user stack, where they must stay for good —
+// the Go runtime never copies argv (docs/runtime-contract.md §1.3) — which they do because that
+// stack's VMA is pinned (kernel/mm: RegisterFixed).
 
 const (
 	maxArgs = 64
@@ -33,6 +35,7 @@ type cmdState struct {
 	bad    bool   // the command line was malformed (reported once the console is up)
 }
 
+// cmd is the decoded command line. Immutable after boot (parseCmdline).
 var cmd cmdState
 
 func (r strRef) bytes() []byte { return cmd.arena[r.off : r.off+r.n] }

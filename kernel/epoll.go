@@ -80,6 +80,7 @@ type epitem struct {
 
 type itemList struct{ head, tail int32 }
 
+// The instance and item pools. Protected by the BKL.
 var (
 	epolls  [maxEpolls]epollInstance
 	epitems [maxEpitems]epitem

@@ -113,6 +113,7 @@ const (
 )
 
 // The fd table and the open files. The console is open on fds 0-2 from boot, statically.
+// Protected by the BKL.
 var (
 	fdTable = [maxFDs]fdSlot{0: {file: 1}, 1: {file: 2}, 2: {file: 3}}
 	files   = [maxFiles]file{

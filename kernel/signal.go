@@ -68,7 +68,7 @@ type sigaction struct {
 	mask     uint64
 }
 
-// Process-wide signal dispositions (CLONE_SIGHAND: shared by all threads).
+// Process-wide signal dispositions (CLONE_SIGHAND: shared by all threads). Protected by the BKL.
 var sigactions [nSig + 1]sigaction
 
 func sigbit(sig int) uint64 { return 1 << uint(sig-1) }

@@ -34,6 +34,7 @@ const (
 	waitIRQ            // the interrupt self-test (irq.go)
 )
 
+// waiters lists every blocked thread. Protected by the BKL.
 var waiters struct {
 	g [MaxThreads]sched.GID
 	n int

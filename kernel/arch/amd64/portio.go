@@ -10,8 +10,7 @@ func Outb(port uint16, v uint8) { outb(port, v) }
 // Inb reads an I/O port (IN).
 func Inb(port uint16) uint8 { return inb(port) }
 
-// MMIORead32 and MMIOWrite32 access a 32-bit device register with exactly one load or store
-// (written in assembly so that the compiler can neither merge, split nor drop the access).
-// The register must be mapped uncached.
-func MMIORead32(a uintptr) uint32     { return mmioRead32(a) }
+// MMIOWrite32 writes a 32-bit device register with exactly one store (written in assembly so
+// that the compiler can neither merge, split nor drop the access). The register must be mapped
+// uncached.
 func MMIOWrite32(a uintptr, v uint32) { mmioWrite32(a, v) }
