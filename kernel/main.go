@@ -87,6 +87,7 @@ func initMemory() {
 	}
 	mm.FlushTLB = flushPage
 	mm.FlushAll = flushAllCPUs
+	mm.SyncTLB = flushPending
 	pt, e := mm.BuildKernelSpace(ram[:nram], segs[:nseg])
 	if e != mm.OK {
 		bootPanic("cannot build the kernel address space")

@@ -81,10 +81,11 @@ func flushOthers() {
 
 // The mm hooks invalidate locally at once and leave the other cores to one shootdown at the end
 // of the kernel entry (flushPending, called by trap before it releases the BKL), instead of one
-// IPI round trip per page. That is safe because nothing mm frees during a trap is handed out
-// again during the same trap: unmapped, discarded or replaced pages come back only through a later
-// demand-paging fault, i.e. after the shootdown (Linux's mmu_gather makes the same promise
-// explicitly by deferring the frees).
+// IPI round trip per page. Until then another core may still reach a freed frame through a stale
+// translation, so mm does not hand a frame freed in this entry out again before it has called
+// SyncTLB (= flushPending): a MAP_FIXED mmap that replaces populated pages and populates the new
+// ones pays the shootdown early; every other path frees and allocates in different entries
+// (Linux's mmu_gather gets the same guarantee by deferring the frees instead).
 func flushPage(va uintptr) {
 	arch.FlushPage(va)
 	remoteFlush = true

@@ -35,6 +35,9 @@ var frames struct {
 	// cur/next is the bump cursor: region ram[cur], next unallocated frame.
 	cur  int
 	next uintptr
+	// unsynced: a frame has been freed since the last SyncTLB, so the free
+	// list may hold a frame another core still reaches through its TLB.
+	unsynced bool
 }
 
 // Init hands the usable RAM regions to the frame allocator. Every whole 4 KiB
@@ -47,6 +50,7 @@ func Init(ram []Region) int {
 	lockMM()
 	defer unlockMM()
 	frames.head, frames.total, frames.free, frames.nram = 0, 0, 0, 0
+	frames.unsynced = false
 	tablesAllocated = 0
 	for _, r := range ram {
 		lo, ok := alignUp(r.Base, PageSize)
@@ -81,6 +85,13 @@ func AllocFrame() (pa uintptr, ok bool) {
 
 func allocFrame() (uintptr, bool) {
 	if pa := frames.head; pa != 0 {
+		if frames.unsynced {
+			// The list holds frames freed since the other cores last flushed their TLBs:
+			// one of them may still reach a frame through a stale translation, so it may
+			// not be handed out before they have (SyncTLB).
+			frames.unsynced = false
+			syncTLB()
+		}
 		frames.head = uintptr(load64(pa))
 		frames.free--
 		return pa, true
@@ -133,6 +144,7 @@ func freeFrame(pa uintptr) {
 	store64(pa, uint64(frames.head))
 	frames.head = pa
 	frames.free++
+	frames.unsynced = true
 }
 
 // FrameCounts reports the frames given to Init and those currently free.

@@ -20,6 +20,16 @@ var (
 	// (SDM Vol. 3A §4.10.4.1). Used when a range operation touched many
 	// pages. User pages are never global, so this is sufficient for them.
 	FlushAll func()
+
+	// SyncTLB makes every other core drop the translations FlushTLB and
+	// FlushAll removed on this one, and returns when they have (the
+	// kernel's TLB shootdown). The allocator calls it before it hands out a
+	// frame freed since the last call: without it, a frame unmapped and
+	// reallocated in one kernel entry (MAP_FIXED over populated pages, then
+	// MAP_POPULATE) could still be written through another core's stale
+	// translation. Linux's mmu_gather defers the frees instead; here the
+	// reuse waits. Nil (hosted tests, one core): nothing to wait for.
+	SyncTLB func()
 )
 
 // flushRangeLimit: above this many pages a range operation flushes
@@ -29,6 +39,12 @@ const flushRangeLimit = 32
 func flushPage(va uintptr) {
 	if FlushTLB != nil {
 		FlushTLB(va)
+	}
+}
+
+func syncTLB() {
+	if SyncTLB != nil {
+		SyncTLB()
 	}
 }
 

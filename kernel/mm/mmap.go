@@ -316,9 +316,9 @@ func (as *AddressSpace) Munmap(addr, length uintptr) Errno {
 // allocator owns (AttrOwned) and invalidates the TLB. It returns the number of
 // pages dropped. mm lock held.
 //
-// SMP: frames must only be freed after the shootdown completes; with one
-// CPU the TLB entries cannot be used before we return, so freeing inside the
-// loop is safe.
+// SMP: other cores may still cache the dropped translations until the
+// kernel's shootdown; the frames go back to the free list at once, and the
+// allocator synchronises the TLBs before it hands one out again (SyncTLB).
 func (as *AddressSpace) dropPages(start, end uintptr) uintptr {
 	var n uintptr
 	for va := start; va < end; {

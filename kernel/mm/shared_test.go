@@ -77,3 +77,29 @@ func TestMincore(t *testing.T) {
 		t.Errorf("Mincore allocates %v times", n)
 	}
 }
+
+// TestSyncBeforeReuse: a frame freed by munmap is handed out again only after SyncTLB (the
+// kernel's shootdown), once, and allocation without a free in between does not ask again.
+func TestSyncBeforeReuse(t *testing.T) {
+	boot(t, testRAM)
+	syncs := 0
+	SyncTLB = func() { syncs++ }
+	defer func() { SyncTLB = nil }()
+	rw := uint32(PROT_READ | PROT_WRITE)
+	va, _ := Space.Mmap(0, 2*PageSize, rw, MAP_PRIVATE|MAP_ANONYMOUS|MAP_POPULATE, -1, 0)
+	before := syncs
+	if err := Space.Munmap(va, 2*PageSize); err != OK {
+		t.Fatal(err)
+	}
+	if syncs != before {
+		t.Fatalf("munmap synchronised %d times; the sync belongs to the reuse", syncs-before)
+	}
+	Space.Mmap(0, 3*PageSize, rw, MAP_PRIVATE|MAP_ANONYMOUS|MAP_POPULATE, -1, 0)
+	if syncs != before+1 {
+		t.Fatalf("reusing freed frames synchronised %d times, want once", syncs-before)
+	}
+	Space.Mmap(0, PageSize, rw, MAP_PRIVATE|MAP_ANONYMOUS|MAP_POPULATE, -1, 0)
+	if syncs != before+1 {
+		t.Fatalf("an allocation with no free since asked again (%d)", syncs-before)
+	}
+}
