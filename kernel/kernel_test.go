@@ -137,3 +137,21 @@ func TestKbuf(t *testing.T) {
 		t.Errorf("kbuf allocates %v times", n)
 	}
 }
+
+// FuzzParseCmdline: no command line makes the parser fail or leave references outside its arena.
+func FuzzParseCmdline(f *testing.F) {
+	f.Add([]byte("/img argv0=prog env=A=1 sched=local klog=1 -- -v hello%20world %25"))
+	f.Add([]byte("k -- %"))
+	f.Add([]byte("k env=%zz " + string(make([]byte, 9000))))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		resetCmd()
+		parseCmdline(line)
+		refs := append([]strRef{cmd.argv0, cmd.sched, cmd.faultT}, cmd.args[:cmd.nargs]...)
+		refs = append(refs, cmd.env[:cmd.nenv]...)
+		for _, r := range refs {
+			if r.off < 0 || r.n < 0 || r.off+r.n > cmd.used || cmd.used > len(cmd.arena) {
+				t.Fatalf("reference %+v outside the arena (%d used)", r, cmd.used)
+			}
+		}
+	})
+}

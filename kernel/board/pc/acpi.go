@@ -3,6 +3,8 @@
 
 package pc
 
+import "unsafe"
+
 // The MADT ("APIC" table) lists the processors' local APICs, the I/O APICs with the range of
 // global system interrupts (GSIs) each one serves, and the interrupt source overrides that say
 // where an ISA IRQ really arrives (on QEMU the PIT's IRQ 0 is GSI 2). Path: RSDP → RSDT/XSDT →
@@ -63,43 +65,50 @@ func (m *madt) parse() {
 			t = uintptr(peek32(sdt + 36 + 4*i))
 		}
 		if t != 0 && t < 1<<32 && peek32(t) == 0x43495041 /* "APIC" */ && checksum(t, uintptr(peek32(t+4))) {
-			m.read(t)
+			m.read(unsafe.Slice((*byte)(ptr(t)), peek32(t+4))) // checksum bounded the length
 			return
 		}
 	}
 }
 
-// read walks the MADT's interrupt controller structures, which start at offset 44.
-func (m *madt) read(t uintptr) {
-	end := t + uintptr(peek32(t+4))
-	for p := t + 44; p+2 <= end; {
-		typ, length := peek8(p), uintptr(peek8(p+1))
-		if length < 2 || p+length > end {
+// read walks the MADT's interrupt controller structures, which start at offset 44, in the table
+// t. The firmware's data is checked, not trusted: an entry that claims to run past the table, or
+// is too short for its own fields, ends the walk; overlong lists are cut at the kernel's limits.
+func (m *madt) read(t []byte) {
+	for p := 44; p+2 <= len(t); {
+		typ, length := t[p], int(t[p+1])
+		if length < 2 || p+length > len(t) {
 			break
 		}
-		switch typ {
-		case madtLocalAPIC:
-			if peek32(p+4)&3 != 0 {
+		e := t[p : p+length]
+		switch {
+		case typ == madtLocalAPIC && length >= 8:
+			if le32(e[4:])&3 != 0 {
 				m.cpus++
 			}
-		case madtLocalX2APIC:
-			if peek32(p+8)&3 != 0 {
+		case typ == madtLocalX2APIC && length >= 12:
+			if le32(e[8:])&3 != 0 {
 				m.cpus++
 			}
-		case madtIOAPIC:
+		case typ == madtIOAPIC && length >= 12:
 			if m.nioapic < maxIOAPICs {
 				io := &m.ioapics[m.nioapic]
-				io.addr, io.gsiBase = peek32(p+4), peek32(p+8)
+				io.addr, io.gsiBase = le32(e[4:]), le32(e[8:])
 				m.nioapic++
 			}
-		case madtOverride:
-			if src := peek8(p + 3); peek8(p+2) == 0 && src < isaIRQs { // bus 0: ISA
+		case typ == madtOverride && length >= 10:
+			if src := e[3]; e[2] == 0 && src < isaIRQs { // bus 0: ISA
 				o := &m.isa[src]
-				o.gsi, o.flags, o.valid = peek32(p+4), uint16(peek32(p+8)), true
+				o.gsi, o.flags, o.valid = le32(e[4:]), uint16(e[8])|uint16(e[9])<<8, true
 			}
 		}
 		p += length
 	}
+}
+
+// le32 reads a little-endian 32-bit field (ACPI tables are little-endian, §5.2).
+func le32(b []byte) uint32 {
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
 }
 
 // isaLine returns the GSI an ISA IRQ arrives on and whether it is level triggered and active

@@ -38,16 +38,8 @@ func (b *Board) parseMultiboot(magic, info uint32) bool {
 		}
 	}
 	if flags&mbFlagMmap != 0 {
-		addr := uintptr(peek32(mbi + 48))
-		end := addr + uintptr(peek32(mbi+44))
-		for addr < end {
-			size := uintptr(peek32(addr)) // does not count the size field itself
-			base := uintptr(peek64(addr + 4))
-			length := uintptr(peek64(addr + 12))
-			if peek32(addr+20) == mbMemAvailable {
-				b.addRAM(base, base+length)
-			}
-			addr += size + 4
+		if n := peek32(mbi + 44); n <= 1<<16 { // a loader's map is a few hundred bytes
+			b.parseMmap(unsafe.Slice((*byte)(ptr(uintptr(peek32(mbi+48)))), n))
 		}
 	} else if flags&mbFlagMem != 0 {
 		// mem_upper: KiB of RAM from 1 MiB up.
@@ -56,10 +48,34 @@ func (b *Board) parseMultiboot(magic, info uint32) bool {
 	return b.nram > 0
 }
 
-// addRAM records [base, end) minus the first MiB, page-aligned inwards.
+// parseMmap reads the Multiboot memory map (§3.3, "mmap_*"): entries of a 4-byte size (not
+// counting itself), a 64-bit base, a 64-bit length and a 32-bit type. The loader's data is
+// checked, not trusted: an entry too short for its fields or running past the map ends the walk,
+// and regions whose end wraps are dropped.
+func (b *Board) parseMmap(m []byte) {
+	for p := 0; p+4 <= len(m); {
+		size := int(le32(m[p:]))
+		if size < 20 || size > len(m)-p-4 {
+			break
+		}
+		e := m[p+4 : p+4+size]
+		base := uintptr(le32(e[0:])) | uintptr(le32(e[4:]))<<32
+		length := uintptr(le32(e[8:])) | uintptr(le32(e[12:]))<<32
+		if le32(e[16:]) == mbMemAvailable && base+length > base {
+			b.addRAM(base, base+length)
+		}
+		p += 4 + size
+	}
+}
+
+// addRAM records [base, end) minus the first MiB, page-aligned inwards. A region whose base
+// rounds up past the top of the address space is dropped (FuzzMmap found the wrap).
 func (b *Board) addRAM(base, end uintptr) {
 	if base < 1<<20 {
 		base = 1 << 20
+	}
+	if base > ^uintptr(0)-(mm.PageSize-1) {
+		return
 	}
 	base = (base + mm.PageSize - 1) &^ (mm.PageSize - 1)
 	end &^= mm.PageSize - 1
