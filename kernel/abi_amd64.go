@@ -7,6 +7,7 @@ package kernel
 import (
 	"gmpos/kernel/arch"
 	"gmpos/kernel/arch/amd64"
+	"gmpos/kernel/mm"
 	"gmpos/sched"
 )
 
@@ -133,7 +134,7 @@ func saveSigcontext(fr *sigframe, t *Thread, trapno uint64, faultAddr uintptr) {
 // without SA_RESTORER: x86-64 Linux has no trampoline of its own to return through, and
 // x64_setup_rt_frame fails the delivery (the thread gets SIGSEGV).
 func enterHandler(fr *sigframe, t *Thread, act *sigaction, sig int) bool {
-	if act.flags&saRestorer == 0 {
+	if act.flags&saRestorer == 0 || !userPC(act.handler) {
 		return false
 	}
 	store64(fr.sp, act.restorer)
@@ -148,13 +149,21 @@ func enterHandler(fr *sigframe, t *Thread, act *sigaction, sig int) bool {
 	return true
 }
 
+// userPC reports whether pc may be resumed in user mode: IRETQ to a non-canonical RIP raises #GP
+// before leaving the kernel (SDM Vol. 2A, IRET: "IF tempRIP is non-canonical THEN #GP(0)") — a
+// kernel-mode fault for what Linux turns into the thread's SIGSEGV. So a handler address or a
+// restored RIP outside the user half is refused here (TCG happens to raise the #GP in user mode,
+// real Intel CPUs do not).
+func userPC(pc uint64) bool { return pc < uint64(mm.UserEnd) }
+
 // sigreturnFrame is where rt_sigreturn finds the ucontext: at the user SP of the call, because
 // the handler's RET popped pretcode and the restorer made the system call right away.
 func sigreturnFrame(f *arch.Frame) uintptr { return f.StackPointer() }
 
 // restoreSigcontext reloads the context saved by saveSigcontext from uc (already checked
-// readable for ucontextSize bytes). false if the saved FP state pointer is unusable: the caller kills
-// the thread with SIGSEGV, as Linux's restore_sigcontext failure does.
+// readable for ucontextSize bytes). false if the saved RIP could not be resumed (userPC) or the
+// saved FP state pointer is unusable: the caller kills the thread with SIGSEGV, as Linux's
+// restore_sigcontext failure (or its failed IRET) does.
 func restoreSigcontext(t *Thread, uc uintptr) bool {
 	mc := uc + ucMcontext
 	r := func(i int) uint64 { return load64(mc + uintptr(8*i)) }
@@ -163,6 +172,9 @@ func restoreSigcontext(t *Thread, uc uintptr) bool {
 	f.R12, f.R13, f.R14, f.R15 = r(4), r(5), r(6), r(7)
 	f.DI, f.SI, f.BP, f.BX = r(8), r(9), r(10), r(11)
 	f.DX, f.AX, f.CX, f.SP = r(12), r(13), r(14), r(15)
+	if !userPC(r(16)) {
+		return false
+	}
 	f.IP = r(16)
 	// Only the arithmetic, direction, trap, AC and ID flags come from user space; IF stays set and
 	// IOPL 0, as in Linux's FIX_EFLAGS (arch/x86/kernel/signal_64.c).

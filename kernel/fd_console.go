@@ -19,11 +19,17 @@ func (consoleFile) read(f *file, buf, n uintptr) int64 {
 	return 0 // end of file
 }
 
+// consoleChunk bounds one console write: the UART takes about 10 µs a byte, the kernel holds the
+// BKL with interrupts off while it sends, and a longer write would also fault in its whole buffer
+// first. A larger write returns a short count, which POSIX allows and Go's os.File.Write (like
+// every careful writer) continues.
+const consoleChunk = 64 << 10
+
 func (consoleFile) write(f *file, buf, n uintptr) int64 {
 	if f.flags&oAccmode == oRdonly {
 		return -EBADF
 	}
-	n = min(n, maxRWCount)
+	n = min(n, consoleChunk)
 	if !userRange(buf, n, false) {
 		return -EFAULT
 	}

@@ -177,9 +177,9 @@ func deliverSignal(t *Thread, gp sched.GID, cpu int) {
 	fr := layoutSigframe(sp)
 	overflow := (nested || entering) && !(fr.sp > t.altSP && fr.sp-t.altSP <= t.altSize)
 	if overflow || !userRange(fr.sp, fr.end-fr.sp, true) {
-		// No room for the frame (or it would overflow the alternate stack): Linux forces
-		// SIGSEGV (get_sigframe returns a bogus address; signal_setup_done → force_sigsegv).
-		fatalSignal(t, sigSEGV)
+		// No room for the frame (or it would overflow the alternate stack): Linux's
+		// get_sigframe returns a bogus address and signal_setup_done forces SIGSEGV.
+		forceSigsegv(t, sig)
 		return
 	}
 	zeroUser(fr.sp, fr.end-fr.sp)
@@ -219,7 +219,7 @@ func deliverSignal(t *Thread, gp sched.GID, cpu int) {
 			s(" code=").d(int64(code)).s(" addr=").x(uint64(addr)).s(" frame=").x(uint64(fr.sp)).record()
 	}
 	if !enterHandler(&fr, t, act, sig) {
-		fatalSignal(t, sigSEGV) // no way back from the handler (x86-64: no SA_RESTORER)
+		forceSigsegv(t, sig) // a handler that cannot be entered or returned from (abi_<arch>.go)
 		return
 	}
 	t.sigmask |= act.mask
@@ -234,12 +234,23 @@ func deliverSignal(t *Thread, gp sched.GID, cpu int) {
 	stats.signals++
 }
 
-// sysRtSigreturn restores the context deliverSignal saved. A frame that cannot be read kills the
-// process with SIGSEGV, as Linux's does.
+// forceSigsegv is Linux's force_sigsegv, for a signal sig that could not be delivered: SIGSEGV
+// itself is then fatal; any other signal turns into a SIGSEGV (si_code SI_KERNEL), delivered to
+// the program's handler if it has one and does not block it, else fatal (force_sig).
+func forceSigsegv(t *Thread, sig int) {
+	if sig == sigSEGV {
+		fatalSignal(t, sigSEGV)
+		return
+	}
+	postFault(t, sigSEGV, siKernel, 0)
+}
+
+// sysRtSigreturn restores the context deliverSignal saved. A frame that cannot be read or
+// resumed gets SIGSEGV, as Linux's badframe path does (signal_fault → force_sig).
 func sysRtSigreturn(t *Thread) {
 	uc := sigreturnFrame(&t.frame)
 	if !userRange(uc, ucontextSize, false) || !restoreSigcontext(t, uc) {
-		fatalSignal(t, sigSEGV)
+		postFault(t, sigSEGV, siKernel, 0)
 	}
 }
 

@@ -94,11 +94,11 @@ func schedule(cpu int) *arch.Frame {
 		c.dispatches++
 	}
 	t := &threads[gp]
-	if t.sigpending&^t.sigmask != 0 {
+	// Deliver every deliverable signal, each handler's frame on top of the last, as Linux's
+	// exit-to-user loop does; a handler masks its own signal, so this ends. (A fatal default
+	// action never returns: it ends the process.)
+	for n := 0; t.sigpending&^t.sigmask != 0 && n < nSig; n++ {
 		deliverSignal(t, gp, cpu)
-		if S.Status(gp) != sched.Grunning { // killed by a default action
-			return schedule(cpu)
-		}
 	}
 	if t.restoreSigmask { // a temporary mask outlived its wait without a signal to take it
 		t.sigmask, t.restoreSigmask = t.savedSigmask, false

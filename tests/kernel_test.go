@@ -286,3 +286,14 @@ func TestGuestFDOps(t *testing.T) {
 		}
 	}
 }
+
+// TestGuestBadHandler: a signal handler at a non-canonical address cannot be entered — IRETQ
+// would fault inside the kernel on a real Intel CPU — so the kernel turns the delivery into a
+// SIGSEGV for the program, as Linux does (force_sigsegv), and the Go runtime's handler ends the
+// program with a fatal error: exit status 2, as natively; never a kernel fault (101).
+func TestGuestBadHandler(t *testing.T) {
+	g := boot(t, pkg("badhandler"), opts{})
+	g.wantCode(t, 2)
+	g.wantStdout(t, "sigaction: true\n")
+	wantContains(t, g, "stderr", g.stderr, "fatal error")
+}

@@ -142,6 +142,16 @@ func (as *AddressSpace) userRange(va, n uintptr, write bool) bool {
 	if end < va || end > UserEnd {
 		return false
 	}
+	// First the VMAs alone, without touching memory: a range that will fail must not first
+	// take a frame for every page it covers (the fuzzer's 2 GiB read of a PROT_READ mapping
+	// past its end took all of RAM before answering EFAULT).
+	at := alignDown(va, PageSize)
+	for i := as.find(at); at < end; i++ {
+		if i == as.n || as.vmas[i].Start > at || !allowed(as.vmas[i].Prot, write, false) {
+			return false
+		}
+		at = as.vmas[i].End
+	}
 	for page := alignDown(va, PageSize); page < end; page += PageSize {
 		i := as.lookup(page)
 		if i < 0 || !allowed(as.vmas[i].Prot, write, false) {

@@ -103,3 +103,24 @@ func TestSyncBeforeReuse(t *testing.T) {
 		t.Fatalf("an allocation with no free since asked again (%d)", syncs-before)
 	}
 }
+
+// TestUserRangeFailsFirst: a range that UserRange must refuse — it runs past its mapping, or asks
+// to write a read-only one — takes no frame before it answers (it used to pre-fault every page up
+// to the problem, so one bad 2 GiB read took all of RAM).
+func TestUserRangeFailsFirst(t *testing.T) {
+	boot(t, testRAM)
+	va, _ := Space.Mmap(0, 64*PageSize, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0)
+	_, free := FrameCounts()
+	if Space.UserRange(va, 65*PageSize, false) {
+		t.Fatal("a read past the mapping passed")
+	}
+	if Space.UserRange(va, PageSize, true) {
+		t.Fatal("a write to a read-only mapping passed")
+	}
+	if _, after := FrameCounts(); after != free {
+		t.Errorf("refusals took %d frames", free-after)
+	}
+	if !Space.UserRange(va, 64*PageSize, false) {
+		t.Error("the mapping itself was refused")
+	}
+}
