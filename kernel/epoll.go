@@ -59,9 +59,10 @@ const (
 
 // epollInstance is an epoll file's state; the file's priv is the instance's index.
 type epollInstance struct {
-	used  bool
-	file  int32 // the instance's open file
-	ready itemList
+	used    bool
+	file    int32 // the instance's open file
+	ready   itemList
+	visited uint32 // the last loop check that saw it (epollReaches)
 }
 
 // epitem is one watched (file, fd) of an instance (Linux's struct epitem). Indices are +1 so
@@ -206,11 +207,19 @@ func sysEpollCtl(epfd int32, op int32, fd int32, ev uintptr) int64 {
 }
 
 // epollReaches reports whether instance from watches instance to, directly or through other
-// instances, or nests deeper than epMaxNests (ep_loop_check).
+// instances, or nests deeper than epMaxNests (ep_loop_check). Each instance is visited once per
+// check (Linux's loop_check_gen), so a wide web of instances costs one pass, not one per path.
 func epollReaches(from, to int32, depth int) bool {
+	if depth == 1 {
+		epollVisitGen++
+	}
 	if from == to || depth > epMaxNests {
 		return true
 	}
+	if epolls[from].visited == epollVisitGen {
+		return false
+	}
+	epolls[from].visited = epollVisitGen
 	for i := range epitems {
 		e := &epitems[i]
 		if e.ep == from+1 && files[e.file].kind == kindEpoll && epollReaches(int32(files[e.file].priv), to, depth+1) {
@@ -219,6 +228,9 @@ func epollReaches(from, to int32, depth int) bool {
 	}
 	return false
 }
+
+// epollVisitGen numbers the loop checks (epollReaches). BKL.
+var epollVisitGen uint32
 
 // findItem returns the item of instance ep watching (file fi, fd), or 0.
 func findItem(ep, fi, fd int32) int32 {
@@ -278,32 +290,33 @@ func itemPoll(e *epitem) uint32 {
 // epollWake is the readiness callback (ep_poll_callback): every item watching file fi that is
 // interested in events joins its instance's ready list.
 func epollWake(fi int, events uint32, cpu int) {
-	for i := files[fi].watchers; i != 0; i = epitems[i-1].nextWatch {
+	for i := files[fi].watchers; i != 0; {
 		e := &epitems[i-1]
-		if events&e.events == 0 || e.events&^epollPrivate == 0 {
-			continue
+		next := e.nextWatch // a woken waiter may drop the last reference to an instance, and its items
+		if e.ep != 0 && events&e.events != 0 && e.events&^epollPrivate != 0 {
+			readyItem(i, cpu)
 		}
-		readyItem(i, cpu)
+		i = next
 	}
 }
 
 // readyItem puts item it on its instance's ready list, then completes a thread waiting on the
 // instance if there are events for it, and tells instances watching this one.
 func readyItem(it int32, cpu int) {
-	e := &epitems[it-1]
-	ep := &epolls[e.ep-1]
+	inst := epitems[it-1].ep - 1
+	epFile := int(epolls[inst].file)
 	readyItemQuiet(it)
 	for i := 0; i < waiters.n; i++ {
 		gp := waiters.g[i]
 		t := &threads[gp]
-		if t.wait == waitEpoll && t.waitObj == uintptr(ep.file) {
-			if n := epollCollect(e.ep-1, uintptr(t.waitArg), int(t.waitArg2)); n != 0 {
-				wakeThread(gp, n, cpu)
+		if t.wait == waitEpoll && t.waitObj == uintptr(epFile) {
+			if n := epollCollect(inst, uintptr(t.waitArg), int(t.waitArg2)); n != 0 {
+				wakeThread(gp, n, cpu) // may release the instance: nothing of it is used after
 			}
 			break // one waiter per event (exclusive wake-up)
 		}
 	}
-	fileNotify(int(ep.file), epollIn, cpu)
+	fileNotify(epFile, epollIn, cpu)
 }
 
 // unready takes item it off its instance's ready list.
@@ -329,40 +342,48 @@ func unready(it int32) {
 // epollCollect writes up to max ready events of instance ep to the user buffer and returns how
 // many, or -EFAULT if the buffer cannot take the first (ep_send_events). One pass over the ready
 // list: items with no events now are dropped, one-shot items are disarmed, edge-triggered ones
-// leave the list, level-triggered ones go back to its tail.
+// leave the list, level-triggered ones go back to its tail; the items not reached (max, or a
+// fault) go back to its head, ahead of them, as Linux splices them (ep_done_scan), so that no
+// ready item waits behind ones that are always ready.
 func epollCollect(ep int32, buf uintptr, max int) int64 {
 	n := 0
 	fault := false
 	pending := epolls[ep].ready
 	epolls[ep].ready = itemList{}
 	it := pending.head
-	for ; it != 0 && n < max; it = epitems[it-1].next {
+	for it != 0 && n < max {
 		e := &epitems[it-1]
-		e.onReady = false
+		next := e.next
 		ev := itemPoll(e)
-		if ev == 0 {
-			continue
+		if ev != 0 {
+			p := buf + uintptr(n)*epollEventSize
+			if !userRange(p, epollEventSize, true) {
+				fault = true
+				break
+			}
+			putEpollEvent(p, ev, e.data)
+			n++
 		}
-		p := buf + uintptr(n)*epollEventSize
-		if !userRange(p, epollEventSize, true) {
-			fault = true
-			break
-		}
-		putEpollEvent(p, ev, e.data)
-		n++
-		switch {
-		case e.events&epollOneshot != 0:
+		e.onReady, e.prev, e.next = false, 0, 0
+		if ev != 0 && e.events&epollOneshot != 0 {
 			e.events &= epollPrivate
-		case e.events&epollET == 0:
+		} else if ev != 0 && e.events&epollET == 0 {
 			readyItemQuiet(it) // level-triggered: still ready until its file says otherwise
 		}
-	}
-	// The items not reported stay ready, in order (a fault leaves the failed one first).
-	for it != 0 {
-		next := epitems[it-1].next
-		epitems[it-1].onReady = false
-		readyItemQuiet(it)
 		it = next
+	}
+	// Splice the rest (from it on, still linked to each other) in front of the list.
+	if it != 0 {
+		l := &epolls[ep].ready
+		epitems[it-1].prev = 0
+		tail := pending.tail
+		if l.head != 0 {
+			epitems[tail-1].next = l.head
+			epitems[l.head-1].prev = tail
+		} else {
+			l.tail = tail
+		}
+		l.head = it
 	}
 	if n == 0 && fault {
 		return -EFAULT

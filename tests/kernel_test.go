@@ -275,9 +275,9 @@ func TestGuestFDOps(t *testing.T) {
 	g := boot(t, pkg("fdops"), opts{})
 	g.wantCode(t, 0)
 	lines := strings.Split(strings.TrimSpace(g.stdout), "\n")
-	if len(lines) != 15 {
+	if len(lines) != 17 {
 		g.dump(t)
-		t.Fatalf("%d result lines, want 15", len(lines))
+		t.Fatalf("%d result lines, want 17", len(lines))
 	}
 	for _, l := range lines {
 		if !strings.HasSuffix(l, " true") {
