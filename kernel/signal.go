@@ -79,6 +79,7 @@ const unblockable = 1<<(sigKILL-1) | 1<<(sigSTOP-1)
 // postFault queues a synchronous fault signal for t. A fault while the signal is blocked, or with
 // no handler installed, is fatal, as on Linux (force_sig_fault).
 func postFault(t *Thread, sig int, code int32, addr uintptr) {
+	t.faultSig = sig
 	t.faultCode = code
 	t.faultAddr = addr
 	t.faultTrap, _ = t.frame.Describe()
@@ -142,15 +143,19 @@ func altStackFlags(t *Thread, sp uintptr) uint64 {
 	return 0
 }
 
-// deliverSignal delivers the lowest-numbered deliverable pending signal to t, which is about to
-// return to user mode (one at a time: the handler runs with the signal masked, and the next one
-// is delivered when it returns through rt_sigreturn).
+// deliverSignal delivers one deliverable pending signal to t, which is about to return to user
+// mode: the synchronous fault signal if there is one — it describes the instruction t is on, and
+// Linux delivers it before anything else (dequeue_synchronous_signal) — else the lowest-numbered.
 func deliverSignal(t *Thread, gp sched.GID, cpu int) {
 	ready := t.sigpending &^ t.sigmask
 	sig := 1
-	for ready&1 == 0 {
-		ready >>= 1
-		sig++
+	if t.faultSig != 0 && ready&sigbit(t.faultSig) != 0 {
+		sig = t.faultSig
+	} else {
+		for ready&1 == 0 {
+			ready >>= 1
+			sig++
+		}
 	}
 	t.sigpending &^= sigbit(sig)
 	act := &sigactions[sig]
@@ -189,11 +194,9 @@ func deliverSignal(t *Thread, gp sched.GID, cpu int) {
 	code := int32(siTkill)
 	var addr uintptr
 	trapno := uint64(0)
-	switch sig {
-	case sigSEGV, sigBUS, sigFPE, sigILL, sigTRAP:
-		if t.faultCode != 0 || t.faultAddr != 0 {
-			code, addr, trapno = t.faultCode, t.faultAddr, t.faultTrap
-		}
+	fault := sig == t.faultSig
+	if fault {
+		code, addr, trapno = t.faultCode, t.faultAddr, t.faultTrap
 	}
 	store32(fr.info+0, uint32(sig))
 	store32(fr.info+8, uint32(code))
@@ -230,7 +233,9 @@ func deliverSignal(t *Thread, gp sched.GID, cpu int) {
 	if act.flags&saResethand != 0 {
 		*act = sigaction{}
 	}
-	t.faultCode, t.faultAddr, t.faultTrap = 0, 0, 0
+	if fault {
+		t.faultSig, t.faultCode, t.faultAddr, t.faultTrap = 0, 0, 0, 0
+	}
 	stats.signals++
 }
 

@@ -38,6 +38,7 @@ type Thread struct {
 	// (epoll_pwait), if restoreSigmask: Linux's saved_sigmask and TIF_RESTORE_SIGMASK.
 	savedSigmask   uint64
 	restoreSigmask bool
+	faultSig       int     // the pending synchronous fault signal (0: none), delivered first
 	faultCode      int32   // si_code of the pending synchronous fault signal
 	faultAddr      uintptr // si_addr of the pending synchronous fault signal
 	faultTrap      uint64  // the architecture's trap number of that fault (sigcontext's trapno)

@@ -297,3 +297,13 @@ func TestGuestBadHandler(t *testing.T) {
 	g.wantStdout(t, "sigaction: true\n")
 	wantContains(t, g, "stderr", g.stderr, "fatal error")
 }
+
+// TestGuestFaultSignalFirst: nil dereferences on one core while another core sends the faulting
+// thread SIGUSR1. When both signals are pending, the fault's SIGSEGV must be delivered first and
+// with its siginfo (Linux: dequeue_synchronous_signal); delivering SIGUSR1 first used to clear
+// the fault's details, and the runtime died of a SIGSEGV it took for one sent by kill.
+func TestGuestFaultSignalFirst(t *testing.T) {
+	g := boot(t, pkg("faultsig"), opts{smp: 2})
+	g.wantCode(t, 0)
+	g.wantStdout(t, "20000 faults recovered while SIGUSR1 arrived: true\n")
+}
