@@ -110,16 +110,19 @@ func irqTestHandler(line int, cpu int) {
 	irqTest.seen++
 	if irqTest.seen == irqTest.want {
 		irqTest.elapsed = nanotime() - irqTest.started
-		board.StopTestIRQ()
-		gp := irqTest.waiter
-		irqTest.waiter = 0
-		wakeThread(gp, int64(irqTest.seen), cpu)
+		wakeThread(irqTest.waiter, int64(irqTest.seen), cpu) // unblock ends the test (irqTestEnd)
 	}
 }
 
 // irqTestTimeout ends a self-test whose interrupts did not all arrive (wait.go, on the deadline).
-func irqTestTimeout(gp sched.GID, cpu int) {
-	board.StopTestIRQ()
-	irqTest.waiter = 0
-	wakeThread(gp, -ETIMEDOUT, cpu)
+func irqTestTimeout(gp sched.GID, cpu int) { wakeThread(gp, -ETIMEDOUT, cpu) }
+
+// irqTestEnd stops the source and forgets the waiter, whatever ended its wait (unblock: the
+// handler, the timeout, or a signal). A test interrupted by a signal used to stay registered, and
+// its last interrupt then "completed" whatever its thread was blocked in next.
+func irqTestEnd(gp sched.GID) {
+	if irqTest.waiter == gp {
+		board.StopTestIRQ()
+		irqTest.waiter = 0
+	}
 }

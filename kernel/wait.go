@@ -84,8 +84,13 @@ func unblock(gp sched.GID, cpu int) {
 		}
 	}
 	t := &threads[gp]
-	if t.wait == waitEpoll || t.wait == waitFile {
+	// Release what the wait holds, however it ends (its waker, a timeout, a signal): a wait
+	// that stayed registered somewhere could later "end" a different wait of the same thread.
+	switch t.wait {
+	case waitEpoll, waitFile:
 		putFile(int(t.waitObj)) // the reference the wait held
+	case waitIRQ:
+		irqTestEnd(gp)
 	}
 	if t.restoreSigmask && int64(t.frame.SyscallResult()) != -EINTR {
 		t.sigmask, t.restoreSigmask = t.savedSigmask, false
