@@ -11,3 +11,6 @@ import "gmpos/kernel/board/pc"
 var board pc.Board
 
 var _ Board = &board
+
+// boardKernelData lists the board package's variables (protectKernelData).
+func boardKernelData(add func(p, n uintptr)) { pc.KernelData(add) }

@@ -41,8 +41,9 @@ func kernelMain() {
 		deliberateFault(0)
 	}
 
-	initMemory()     // frames, the kernel's page table (W^X image, direct map), guarded stack
-	calibrateClock() // cycle counter and wall clock against the board's clocks
+	protectKernelData() // no system call may touch the kernel's variables for the program
+	initMemory()        // frames, the kernel's page table (W^X image, direct map), guarded stack
+	calibrateClock()    // cycle counter and wall clock against the board's clocks
 	bootTimes.kernelEntry = -cyclesToNS(clock.cycles0 - bootTimes.entryCycles)
 	if !arch.InitInterrupts(mapDevice) { // this core's interrupt controller
 		bootPanic("cannot map the local interrupt controller")
@@ -72,6 +73,17 @@ func kernelMain() {
 	flushPending()
 	bklUnlock()
 	arch.Enter(f)
+}
+
+// protectKernelData gives kernel/mm the address and size of every variable of the kernel's
+// packages (the generated zkdata_<arch>.go files): they share the image's data pages with the
+// program's globals, and mm.UserRange refuses any system-call buffer that overlaps one. Boot.
+func protectKernelData() {
+	kernelData(mm.ProtectKernelData)
+	mm.KernelData(mm.ProtectKernelData)
+	amd64KernelData(mm.ProtectKernelData)
+	boardKernelData(mm.ProtectKernelData)
+	sched.KernelData(mm.ProtectKernelData)
 }
 
 // initMemory hands the usable RAM to the frame allocator, builds the kernel's page table and

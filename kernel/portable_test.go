@@ -10,6 +10,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -159,5 +160,51 @@ func TestNosplitSaysWhy(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestKernelDataComplete: the generated lists of the kernel's variables (zkdata_<arch>.go,
+// mkkdata.go) are up to date — a variable added without regenerating would be one the program
+// could overwrite through a system call.
+func TestKernelDataComplete(t *testing.T) {
+	dir := t.TempDir()
+	var pkgs []string
+	for _, p := range []string{".", "mm", "arch/amd64", "board/pc", "../sched"} {
+		pkgs = append(pkgs, p)
+	}
+	cmd := exec.Command("go", "run", "mkkdata.go", "amd64")
+	// Run the generator on a copy of the sources, so that a stale file is reported, not fixed.
+	for _, p := range pkgs {
+		dst := filepath.Join(dir, "kernel", p)
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		files, _ := filepath.Glob(filepath.Join(p, "*.go"))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dst, filepath.Base(f)), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cmd.Dir = filepath.Join(dir, "kernel")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("mkkdata: %v\n%s", err, out)
+	}
+	for _, p := range pkgs {
+		want, err := os.ReadFile(filepath.Join(dir, "kernel", p, "zkdata_amd64.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join(p, "zkdata_amd64.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s/zkdata_amd64.go is stale: run go generate ./kernel", p)
+		}
 	}
 }

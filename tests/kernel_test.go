@@ -307,3 +307,18 @@ func TestGuestFaultSignalFirst(t *testing.T) {
 	g.wantCode(t, 0)
 	g.wantStdout(t, "20000 faults recovered while SIGUSR1 arrived: true\n")
 }
+
+// TestGuestKernelDataRefused: the kernel's variables share the image's data pages with the
+// program's globals, so a system call whose buffer is a kernel variable must be refused (EFAULT)
+// — the fuzzer once had gmpos_info write 2 MiB from its own globals over the thread table —
+// while the same calls on the program's own global succeed.
+func TestGuestKernelDataRefused(t *testing.T) {
+	if native() {
+		t.Skip("the program links the kernel's symbols")
+	}
+	g := boot(t, pkg("kdata"), opts{})
+	g.wantCode(t, 0)
+	refused := ": clock_gettime bad address, write 0 bytes errno 0, gmpos_info bad address, getrandom bad address\n"
+	g.wantStdout(t, "thread table"+refused+"scheduler"+refused+"VMA table"+refused+"per-CPU state"+refused+
+		"program global: clock_gettime errno 0, write 0 bytes errno 0, gmpos_info errno 0, getrandom errno 0\n")
+}

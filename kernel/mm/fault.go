@@ -139,7 +139,7 @@ func (as *AddressSpace) userRange(va, n uintptr, write bool) bool {
 		return true
 	}
 	end := va + n
-	if end < va || end > UserEnd {
+	if end < va || end > UserEnd || kernelData(va, end) {
 		return false
 	}
 	// First the VMAs alone, without touching memory: a range that will fail must not first

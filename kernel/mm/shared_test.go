@@ -124,3 +124,34 @@ func TestUserRangeFailsFirst(t *testing.T) {
 		t.Error("the mapping itself was refused")
 	}
 }
+
+// TestKernelDataRefused: a buffer that overlaps a registered kernel variable is refused, for
+// reading and writing, even where the VMA allows it; the ranges next to it are not.
+func TestKernelDataRefused(t *testing.T) {
+	boot(t, testRAM)
+	defer func() { protected.n = 0 }()
+	va, _ := Space.Mmap(0, 8*PageSize, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0)
+	ProtectKernelData(va+2*PageSize+100, 50)
+	ProtectKernelData(va+2*PageSize+150, 10) // adjacent: merged
+	ProtectKernelData(va+6*PageSize, 8)
+	if protected.n != 2 {
+		t.Fatalf("%d ranges, want 2 after merging", protected.n)
+	}
+	for _, c := range []struct {
+		p, n uintptr
+		ok   bool
+	}{
+		{va, 2*PageSize + 100, true},      // ends where the variable starts
+		{va, 2*PageSize + 101, false},     // its first byte
+		{va + 2*PageSize + 159, 1, false}, // the merged neighbour's last byte
+		{va + 2*PageSize + 160, PageSize, true},
+		{va + 5*PageSize, 2 * PageSize, false}, // runs over the second one
+		{va + 6*PageSize + 8, PageSize, true},
+	} {
+		for _, write := range []bool{false, true} {
+			if got := Space.UserRange(c.p, c.n, write); got != c.ok {
+				t.Errorf("UserRange(%#x, %#x, write %v) = %v, want %v", c.p-va, c.n, write, got, c.ok)
+			}
+		}
+	}
+}
