@@ -19,22 +19,35 @@ func (consoleFile) read(f *file, buf, n uintptr) int64 {
 	return 0 // end of file
 }
 
-// consoleChunk bounds one console write: the UART takes about 10 µs a byte, the kernel holds the
-// BKL with interrupts off while it sends, and a longer write would also fault in its whole buffer
-// first. A larger write returns a short count, which POSIX allows and Go's os.File.Write (like
-// every careful writer) continues.
-const consoleChunk = 64 << 10
+// consoleMax bounds one console write: the UART takes about 10 µs a byte and the kernel holds the
+// BKL with interrupts off while it sends. A larger write returns a short count, which POSIX allows
+// and Go's os.File.Write (like every careful writer) continues.
+const consoleMax = 64 << 10
+
+// consolePiece is how much is checked and sent at a time. As Linux's pipe_write and tty write do,
+// a piece is copied whole or not at all: a write stops at the first piece it cannot read and
+// returns what it sent before, or EFAULT if that is nothing — so a buffer running into an
+// unmapped page is neither rejected whole nor faulted in whole first.
+const consolePiece = 4096
 
 func (consoleFile) write(f *file, buf, n uintptr) int64 {
 	if f.flags&oAccmode == oRdonly {
 		return -EBADF
 	}
-	n = min(n, consoleChunk)
-	if !userRange(buf, n, false) {
+	n = min(n, consoleMax)
+	done := uintptr(0)
+	for done < n {
+		c := min(n-done, consolePiece)
+		if !userRange(buf+done, c, false) {
+			break
+		}
+		board.ConsoleWrite(int(f.priv), userBytes(buf+done, c))
+		done += c
+	}
+	if done == 0 && n > 0 {
 		return -EFAULT
 	}
-	board.ConsoleWrite(int(f.priv), userBytes(buf, n))
-	return int64(n)
+	return int64(done)
 }
 
 // poll: output never blocks; stdin at end of file reads at once, like a pipe whose writer has
