@@ -7,6 +7,7 @@
 //   - testdata/<name>/main.go: ordinary Go programs, one behaviour each
 //     (goroutines, channels, GC, faults, ...). They are not modified for
 //     gmpos and also run on Linux.
+//   - testdata/sysfuzz: a system-call fuzzer, gmpos only (TestGuestSysfuzz).
 //   - bench/<name>/main.go: benchmark programs printing
 //     `BENCH name value unit`; bench/run is the command `make bench`
 //     runs, which boots each under QEMU and also runs it natively on the
