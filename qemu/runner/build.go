@@ -35,6 +35,21 @@ type BuildSpec struct {
 	GmposRoot    string // root of the gmpos module
 	WorkDir      string // scratch directory for overlay, go.work, ELF
 	Verbose      func(string)
+	Warn         func(string) // told when the runner changes what the caller asked for (GuestGOAMD64)
+}
+
+// GuestGOAMD64 returns the GOAMD64 level to build a guest with, given the caller's, and why it
+// differs ("" when it does not). Levels v3 and v4 use AVX, whose state an operating system must
+// enable in XCR0 (CR4.OSXSAVE; Intel SDM Vol. 1 §13.3) and save with XSAVE; the gmpos kernel saves
+// a thread's FP state with FXSAVE (x87 and SSE only) and leaves AVX off, so the Go runtime's
+// start-up check stops such a program ("can only be run on AMD64 processors with v3
+// microarchitecture support"). v2 needs only CPUID features, which QEMU's -cpu max has.
+func GuestGOAMD64(host string) (level, why string) {
+	switch host {
+	case "v3", "v4":
+		return "v2", "GOAMD64=" + host + " needs AVX state, which the gmpos kernel does not enable or save; building with GOAMD64=v2"
+	}
+	return host, ""
 }
 
 // OverlaySource returns the generated file's contents.
@@ -88,6 +103,12 @@ func BuildCommand(t *Target, spec BuildSpec, out string) (*exec.Cmd, error) {
 	ldflags := strings.TrimSpace(LinkFlags + " -E " + entry + " " + spec.ExtraLDFlags)
 	args := []string{"build", "-o", out, "-overlay", ovPath, "-ldflags=" + ldflags}
 	env := append(os.Environ(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0")
+	if level, why := GuestGOAMD64(os.Getenv("GOAMD64")); why != "" {
+		env = append(env, "GOAMD64="+level)
+		if spec.Warn != nil {
+			spec.Warn(why)
+		}
+	}
 	cmd := exec.Command("go")
 	switch t.Kind {
 	case KindGmpos:

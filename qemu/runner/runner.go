@@ -117,6 +117,7 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	if cfg.Verbose {
 		spec.Verbose = func(s string) { logf("%s", s) }
 	}
+	spec.Warn = func(s string) { logf("%s", s) }
 	res := &Result{Target: t}
 	t0 := time.Now()
 	if err := Build(t, spec, img); err != nil {

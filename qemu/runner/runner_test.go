@@ -303,3 +303,37 @@ func TestMachine(t *testing.T) {
 		t.Errorf("ParseMem(512) = %d, %v", b, err)
 	}
 }
+
+// TestGuestGOAMD64: a host environment asking for AVX levels (v3, v4) builds the guest with v2
+// and says so; other levels, and no level, pass through untouched.
+func TestGuestGOAMD64(t *testing.T) {
+	root, err := FindGmposRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := Resolve([]string{"testdata/hello"}, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ host, want string }{{"v3", "v2"}, {"v4", "v2"}, {"v2", "v2"}, {"v1", "v1"}, {"", ""}} {
+		t.Setenv("GOAMD64", c.host)
+		var warned []string
+		spec := BuildSpec{GmposRoot: root, WorkDir: t.TempDir(), Warn: func(s string) { warned = append(warned, s) }}
+		cmd, err := BuildCommand(tg, spec, filepath.Join(spec.WorkDir, "out.elf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, e := range cmd.Env {
+			if v, ok := strings.CutPrefix(e, "GOAMD64="); ok {
+				got = v // the last one wins, as in exec
+			}
+		}
+		if got != c.want {
+			t.Errorf("GOAMD64=%q: the build gets %q, want %q", c.host, got, c.want)
+		}
+		if (c.want != c.host) != (len(warned) == 1) {
+			t.Errorf("GOAMD64=%q: warnings %q", c.host, warned)
+		}
+	}
+}
