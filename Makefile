@@ -39,8 +39,9 @@ qemu-gdb: ensure-qemu $(RUNNER)
 	@echo "In another terminal: gdb $(BUILD)/demo.elf -ex 'target remote :1234'"
 	$(RUNNER) run -gdb -keep $(BUILD) $(RUNFLAGS) $(DEMO)
 
-# Quick checks first, the slow race-detector run last.
-test: fmt-check vet unit-test qemu-test race-test
+# Hosted checks first (sched under the race detector included), so that a failing unit test
+# stops the run before the QEMU suite boots guests for minutes on three vCPU counts.
+test: fmt-check vet unit-test race-test qemu-test
 
 # Committed Go files (scratch files in a work tree are not the build's
 # business); outside a git checkout, every .go file.
