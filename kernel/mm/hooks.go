@@ -36,6 +36,32 @@ var (
 // everything once instead of issuing one INVLPG per page.
 const flushRangeLimit = 32
 
+// changeLeaves calls change(va, e) for every present leaf entry e in
+// [start, end), in address order, and invalidates the TLB for the pages it
+// changed: one FlushTLB each up to flushRangeLimit, one FlushAll beyond. It
+// returns the number of leaves. Range operations (munmap's dropPages,
+// mprotect's reprotect) share it so that the flush policy lives in one
+// place. mm lock held.
+func (as *AddressSpace) changeLeaves(start, end uintptr, change func(va, e uintptr)) uintptr {
+	var n uintptr
+	for va := start; va < end; {
+		p, e, ok := as.PT.nextLeaf(va, end)
+		if !ok {
+			break
+		}
+		change(p, e)
+		if n < flushRangeLimit {
+			flushPage(p)
+		}
+		n++
+		va = p + PageSize
+	}
+	if n > flushRangeLimit {
+		flushAll()
+	}
+	return n
+}
+
 func flushPage(va uintptr) {
 	if FlushTLB != nil {
 		FlushTLB(va)

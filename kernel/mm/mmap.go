@@ -320,25 +320,11 @@ func (as *AddressSpace) Munmap(addr, length uintptr) Errno {
 // kernel's shootdown; the frames go back to the free list at once, and the
 // allocator synchronises the TLBs before it hands one out again (SyncTLB).
 func (as *AddressSpace) dropPages(start, end uintptr) uintptr {
-	var n uintptr
-	for va := start; va < end; {
-		p, e, ok := as.PT.nextLeaf(va, end)
-		if !ok {
-			break
-		}
+	return as.changeLeaves(start, end, func(_, e uintptr) {
 		v := PTE(load64(e))
 		store64(e, 0)
-		if n < flushRangeLimit {
-			flushPage(p)
-		}
 		if v.attr()&AttrOwned != 0 {
 			freeFrame(v.Addr())
 		}
-		n++
-		va = p + PageSize
-	}
-	if n > flushRangeLimit {
-		flushAll()
-	}
-	return n
+	})
 }

@@ -95,23 +95,10 @@ func (as *AddressSpace) Mprotect(addr, length uintptr, prot64 uint64) Errno {
 
 // reprotect rewrites the rights of every present page in [start, end).
 func (as *AddressSpace) reprotect(start, end uintptr, prot uint32) {
-	var n uintptr
-	for va := start; va < end; {
-		p, e, ok := as.PT.nextLeaf(va, end)
-		if !ok {
-			break
-		}
+	as.changeLeaves(start, end, func(_, e uintptr) {
 		v := PTE(load64(e))
 		store64(e, uint64(pteLeaf(v.Addr(), leafAttr(prot, false)|v.attr()&AttrOwned)))
-		if n < flushRangeLimit {
-			flushPage(p)
-		}
-		n++
-		va = p + PageSize
-	}
-	if n > flushRangeLimit {
-		flushAll()
-	}
+	})
 }
 
 // leafAttr maps PROT_ bits to the attributes of a present user page, under
