@@ -3,7 +3,10 @@
 
 package kernel
 
-import "gmpos/kernel/mm"
+import (
+	"gmpos/drivers/pci"
+	"gmpos/kernel/mm"
+)
 
 // Board is the machine around the CPU: how it was started, what is wired to it, and how to leave
 // it. There is one implementation per board — the PC (gmpos/kernel/board/pc) today, arm64's QEMU
@@ -46,6 +49,14 @@ type Board interface {
 	// EnableIRQ routes line to the boot core and unmasks it; DisableIRQ masks it.
 	EnableIRQ(line int) bool
 	DisableIRQ(line int)
+	// MSILines are the interrupt lines devices raise with a message (PCI MSI/MSI-X: a memory
+	// write the interrupt controller turns into the line's vector) rather than a wire:
+	// [first, first+n), above the wired lines. EnableIRQ and DisableIRQ accept them and do
+	// nothing: such a line is masked at its device. Valid after InitIRQ.
+	MSILines() (first, n int)
+	// MSIMessage is the address and data a device must write to raise MSI line, delivered to the
+	// boot core. ok false: not an MSI line, or the boot core cannot be addressed by a message.
+	MSIMessage(line int) (addr uint64, data uint32, ok bool)
 	// The board's test interrupt source: a device a program can make interrupt, to test the
 	// interrupt path end to end (the PC's RTC periodic interrupt). TestIRQ is its line;
 	// StartTestIRQ starts it at about hz and returns the real rate; AckTestIRQ acknowledges one
@@ -54,6 +65,12 @@ type Board interface {
 	StartTestIRQ(hz int) int
 	StopTestIRQ()
 	AckTestIRQ() bool
+
+	// PCIConfig returns the mechanism that reaches PCI configuration space (drivers/pci),
+	// mapping the device memory it needs with mapDevice: ECAM where the firmware describes it,
+	// else the board's own mechanism. The value lives in the board: nothing is allocated. false:
+	// the board has no PCI. Boot.
+	PCIConfig(mapDevice func(pa, size uintptr) bool) (pci.Config, bool)
 
 	// Exit stops the machine with status v (the runner's exit record comes first). Never returns.
 	Exit(v uint8)

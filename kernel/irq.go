@@ -38,11 +38,40 @@ var irqTable [arch.MaxIRQLines]struct {
 // irqRegister installs h for line and enables the line at the board's interrupt controller.
 // Boot only. false if the line does not exist or is taken.
 func irqRegister(line int, name string, h irqHandler) bool {
-	if line < 0 || line >= len(irqTable) || line >= board.IRQLines() || irqTable[line].handler != nil {
+	if line < 0 || line >= len(irqTable) || !irqLineExists(line) || irqTable[line].handler != nil {
 		return false
 	}
 	irqTable[line].handler, irqTable[line].name = h, name
 	return board.EnableIRQ(line)
+}
+
+// irqLineExists reports whether line is one of the board's wired lines or one of its MSI lines.
+func irqLineExists(line int) bool {
+	first, n := board.MSILines()
+	return line < board.IRQLines() || line >= first && line < first+n
+}
+
+// Message-signalled interrupts (PCI MSI/MSI-X) need no wire: the board reserves the lines above
+// its wired ones (Board.MSILines), and a driver takes the next free one with irqAllocMSI and
+// programs the returned message (address, data) into its device — for MSI-X, with
+// pci.MSIX.SetVector. The line is then like any other: the handler runs in interrupt context,
+// with the end of interrupt after it; masking is the driver's business, at the device.
+
+// irqAllocMSI takes the lowest free MSI line, installs h for it and returns the line and the
+// message that raises it. Boot only. false: no MSI line is free, or the board cannot address the
+// boot core with a message.
+func irqAllocMSI(name string, h irqHandler) (line int, addr uint64, data uint32, ok bool) {
+	first, n := board.MSILines()
+	for line = first; line < first+n && line < len(irqTable); line++ {
+		if irqTable[line].handler != nil {
+			continue
+		}
+		if addr, data, ok = board.MSIMessage(line); !ok || !irqRegister(line, name, h) {
+			return -1, 0, 0, false
+		}
+		return line, addr, data, true
+	}
+	return -1, 0, 0, false
 }
 
 // irqDispatch handles device interrupt line (trap.go): the handler, then end of interrupt.

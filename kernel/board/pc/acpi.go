@@ -1,9 +1,13 @@
-// ACPI: just enough to find the processors and the interrupt wiring in the MADT.
+// ACPI: the processors and interrupt wiring (MADT) and the PCI configuration window (MCFG).
 // SPDX-License-Identifier: BSD-3-Clause
 
 package pc
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"gmpos/drivers/pci"
+)
 
 // The MADT ("APIC" table) lists the processors' local APICs, the I/O APICs with the range of
 // global system interrupts (GSIs) each one serves, and the interrupt source overrides that say
@@ -38,13 +42,28 @@ type madt struct {
 		flags uint16
 		valid bool
 	}
+
+	// Not part of the MADT, but found in the same pass over the RSDT/XSDT at Probe:
+	mcfg mcfg // the PCI Express configuration window (MCFG, below)
 }
 
 // parse finds and reads the MADT; fields stay zero without one.
 func (m *madt) parse() {
+	if t := findTable(0x43495041 /* "APIC" */); t != 0 {
+		m.read(unsafe.Slice((*byte)(ptr(t)), peek32(t+4))) // findTable checked the length
+	}
+	if t := findTable(0x4746434d /* "MCFG" */); t != 0 {
+		m.mcfg.read(unsafe.Slice((*byte)(ptr(t)), peek32(t+4)))
+	}
+}
+
+// findTable returns the physical address of the first ACPI table with signature sig (its first
+// four bytes, little-endian) listed in the XSDT or, before ACPI 2.0, the RSDT, whose checksum is
+// right; 0 if there is none. Boot identity map.
+func findTable(sig uint32) uintptr {
 	rsdp := findRSDP()
 	if rsdp == 0 {
-		return
+		return 0
 	}
 	var sdt uintptr
 	entry := uintptr(4)
@@ -53,8 +72,8 @@ func (m *madt) parse() {
 	} else {
 		sdt = uintptr(peek32(rsdp + 16)) // RSDT: 32-bit entries
 	}
-	if sdt == 0 || !checksum(sdt, uintptr(peek32(sdt+4))) {
-		return
+	if sdt == 0 || peek32(sdt+4) < 36 || !checksum(sdt, uintptr(peek32(sdt+4))) {
+		return 0 // (a length below the header's would make the entry count wrap)
 	}
 	n := (uintptr(peek32(sdt+4)) - 36) / entry
 	for i := uintptr(0); i < n; i++ {
@@ -64,11 +83,11 @@ func (m *madt) parse() {
 		} else {
 			t = uintptr(peek32(sdt + 36 + 4*i))
 		}
-		if t != 0 && t < 1<<32 && peek32(t) == 0x43495041 /* "APIC" */ && checksum(t, uintptr(peek32(t+4))) {
-			m.read(unsafe.Slice((*byte)(ptr(t)), peek32(t+4))) // checksum bounded the length
-			return
+		if t != 0 && t < 1<<32 && peek32(t) == sig && checksum(t, uintptr(peek32(t+4))) {
+			return t
 		}
 	}
+	return 0
 }
 
 // read walks the MADT's interrupt controller structures, which start at offset 44, in the table
@@ -103,6 +122,44 @@ func (m *madt) read(t []byte) {
 			}
 		}
 		p += length
+	}
+}
+
+// The MCFG table lists the memory-mapped (ECAM) PCI configuration windows: after the 36-byte
+// header and 8 reserved bytes, 16-byte entries of base address (u64), PCI segment group (u16),
+// start and end bus (u8 each) and 4 reserved bytes (PCI Firmware Specification 3.2 §4.1.2,
+// Table 4-3). Base is the address of bus 0's space even when the start bus is higher. QEMU's
+// q35 has one entry (0xb0000000, segment 0, buses 0-255); the pc machine (i440FX) has no MCFG,
+// and its configuration space is reached through ports only (pci.go).
+const (
+	mcfgEntries   = 44
+	mcfgEntrySize = 16
+	maxPhys       = 1 << 52
+)
+
+// mcfg is what the kernel keeps of the MCFG: the first window of segment 0, the only segment it
+// uses. Written at Probe; ecam is filled in by PCIConfig (boot), which returns a pointer to it.
+type mcfg struct {
+	base       uint64 // ECAM address of bus 0
+	start, end uint8  // buses decoded
+	valid      bool
+	ecam       pci.ECAM // the window as mapped (PCIConfig)
+}
+
+// read walks the MCFG's entries in the table t and keeps segment 0's first. Firmware data is
+// checked: an entry past the table's end is not read; a base that is 0, not 1 MiB aligned, or
+// whose window would pass the largest physical address x86-64 has (52 bits, SDM Vol. 3A §4.1.4)
+// is skipped, as is an inverted bus range.
+func (m *mcfg) read(t []byte) {
+	for p := mcfgEntries; p+mcfgEntrySize <= len(t); p += mcfgEntrySize {
+		e := t[p : p+mcfgEntrySize]
+		base := uint64(le32(e)) | uint64(le32(e[4:]))<<32
+		seg, start, end := uint16(e[8])|uint16(e[9])<<8, e[10], e[11]
+		if seg != 0 || base == 0 || base%(1<<20) != 0 || base >= maxPhys || start > end || base+(uint64(end)+1)<<20 > maxPhys {
+			continue
+		}
+		m.base, m.start, m.end, m.valid = base, start, end, true
+		return
 	}
 }
 

@@ -60,8 +60,11 @@ func (b *Board) IRQLines() int { return b.ioapics.lines }
 
 // EnableIRQ routes line to the core with index 0 (the bootstrap processor) on the vector the CPU
 // package assigns to it, in the line's trigger mode and polarity, and unmasks it. false if no
-// I/O APIC serves the line. BKL held.
+// I/O APIC serves the line. An MSI line (msi.go) needs nothing here: true. BKL held.
 func (b *Board) EnableIRQ(line int) bool {
+	if b.msiLine(line) {
+		return true
+	}
 	s := &b.ioapics
 	i, e := s.find(line)
 	if i < 0 {
@@ -79,7 +82,7 @@ func (b *Board) EnableIRQ(line int) bool {
 	return true
 }
 
-// DisableIRQ masks line. BKL held.
+// DisableIRQ masks line; an MSI line (no I/O APIC serves it) is masked at its device. BKL held.
 func (b *Board) DisableIRQ(line int) {
 	s := &b.ioapics
 	if i, e := s.find(line); i >= 0 {
