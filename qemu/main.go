@@ -77,6 +77,19 @@ func run(argv []string) int {
 	fs.Var(&kopts, "kopt", "kernel option KEY=VALUE (repeatable), e.g. sched=gmp, env=NAME=VALUE, klog=1")
 	fs.BoolVar(&cfg.GDB, "gdb", false, "start QEMU with -s -S and wait for gdb on :1234")
 	fs.StringVar(&cfg.KeepDir, "keep", "", "keep the ELF and boot image in this directory")
+	netMode := fs.String("net", "auto", "network: user (a virtio-net NIC on QEMU user networking), none, or auto (user if the program imports net)")
+	fs.Func("hostfwd", "forward TCP `HOSTPORT:GUESTPORT` from 127.0.0.1 on the host into the guest (repeatable; implies -net user)", func(s string) error {
+		f, err := runner.ParseHostFwd(s)
+		if err == nil {
+			cfg.Net.HostFwd = append(cfg.Net.HostFwd, f)
+		}
+		return err
+	})
+	fs.Func("netinject", "for tests: deliver each UDP datagram sent to `IPv4:PORT` to the guest's NIC as one raw Ethernet frame (implies -net user)", func(s string) error {
+		_, err := runner.ParseInject(s)
+		cfg.Net.Inject = s
+		return err
+	})
 	traceFile := fs.String("trace", "", "record the kernel scheduler's events (kernel option trace=1) and write a Perfetto/Chrome timeline of the cores to this JSON file")
 	fs.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: go run ./qemu run [flags] PKG [-- ARGS...]")
@@ -95,6 +108,11 @@ func run(argv []string) int {
 		cfg.Timeout = 5 * time.Minute
 	}
 	cfg.KOpts = kopts
+	cfg.Net.Mode = runner.NetMode(*netMode)
+	if err := cfg.Net.Validate(); err != nil {
+		fmt.Fprintf(os.Stderr, "gmpos: %v\n", err)
+		return runner.ExitRunnerError
+	}
 	if *traceFile != "" {
 		cfg.KOpts = append(cfg.KOpts, "trace=1")
 	}
@@ -187,6 +205,13 @@ func buildImage(pkg []string, out string, verbose bool) (string, error) {
 	spec := runner.BuildSpec{GmposRoot: root, WorkDir: work}
 	if verbose {
 		spec.Verbose = func(s string) { fmt.Fprintln(os.Stderr, "gmpos:", s) }
+	}
+	// A program that imports net gets the network stack (docs/network.md).
+	if spec.Netstack, _, err = runner.ImportsNet(t, spec); err != nil {
+		return "", err
+	}
+	if verbose && spec.Netstack {
+		fmt.Fprintln(os.Stderr, "gmpos: the program imports net: linking", runner.NetstackImport)
 	}
 	return out, runner.Build(t, spec, out)
 }

@@ -27,6 +27,13 @@
 //   - Start marker: the kernel prints StartMarker on COM1 at entry;
 //     MarkerWriter drops SeaBIOS's output before it.
 //   - Exit code: see ExitCode and docs/contract.md "Runner exit codes".
+//   - Network (net.go, netdeps.go): -net user gives the guest a virtio-net
+//     NIC on QEMU user networking, -net none no NIC; -net auto (the
+//     default) picks user when the program imports package net, directly
+//     or not (ImportsNet: `go list -deps`). -hostfwd forwards host TCP
+//     ports on 127.0.0.1; -netinject (tests) adds a UDP socket whose
+//     datagrams reach the NIC as raw frames. A program that imports net
+//     also gets NetstackImport through the overlay, whatever -net says.
 //
 // # Contexts
 //
@@ -37,6 +44,8 @@
 //
 //   - docs/contract.md: link flags, serial ports, control records,
 //     command line, exit codes.
-//   - QEMU 7.2 documentation, "Character device options" (-serial unix:).
+//   - QEMU 7.2 documentation, "Character device options" (-serial unix:),
+//     "Network options" (-netdev user/hubport/dgram, hostfwd).
+//   - docs/network.md: the network stack the runner links in.
 //   - cmd/go: `go help build` (-overlay), `go help work`.
 package runner

@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -166,4 +168,73 @@ func TestFakeKernelCanceled(t *testing.T) {
 	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("cancellation took %v", d)
 	}
+}
+
+// TestFakeKernelNetwork boots a guest that idles (the fake kernel's Hang32) with -hostfwd and
+// -netinject, and checks from the host that QEMU accepted the network command line and bound
+// both the forwarded TCP port and the inject UDP port on 127.0.0.1; then stops it.
+func TestFakeKernelNetwork(t *testing.T) {
+	if _, err := exec.LookPath(QEMUBinary); err != nil {
+		t.Skip("no QEMU")
+	}
+	tcpPort, udpPort := freePort(t, "tcp"), freePort(t, "udp")
+	cfg := DefaultConfig()
+	var out bytes.Buffer
+	cfg.Stdout, cfg.Stderr, cfg.Log = &out, &out, &out
+	cfg.Verbose = true
+	cfg.Build.KernelImport = "gmpos/qemu/fakekernel"
+	cfg.Build.EntrySymbol = "gmpos/qemu/fakekernel.Hang32"
+	cfg.Timeout = time.Minute
+	cfg.Net = Network{HostFwd: []HostFwd{{tcpPort, 8080}}, Inject: fmt.Sprintf("127.0.0.1:%d", udpPort)}
+	ctx, cancel := context.WithCancel(context.Background())
+	bound := make(chan bool, 1)
+	go func() {
+		defer cancel()
+		for deadline := time.Now().Add(45 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", tcpPort), time.Second)
+			if err != nil {
+				continue
+			}
+			c.Close()
+			// QEMU holds the inject port: binding it must fail.
+			u, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: udpPort})
+			if err == nil {
+				u.Close()
+			}
+			bound <- err != nil
+			return
+		}
+		bound <- false
+	}()
+	_, err := Run(ctx, []string{"testdata/hello"}, cfg)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run = %v, want context.Canceled once the ports were checked; log:\n%s", err, out.String())
+	}
+	if !<-bound {
+		t.Errorf("the forwarded TCP port %d or the inject UDP port %d was not bound by QEMU; log:\n%s", tcpPort, udpPort, out.String())
+	}
+	for _, want := range []string{"network user: auto: -hostfwd implies user networking", "hubport,id=hp2,hubid=0"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// freePort returns a port on 127.0.0.1 that was free a moment ago.
+func freePort(t *testing.T, network string) int {
+	t.Helper()
+	if network == "udp" {
+		c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		return c.LocalAddr().(*net.UDPAddr).Port
+	}
+	l, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,6 +29,7 @@ type Config struct {
 	KOpts   []string      // kernel options KEY=VALUE
 	Args    []string      // argv[1:]
 	KeepDir string        // if set, keep the ELF and image here
+	Net     Network       // -net, -hostfwd, -netinject; the zero value is -net auto
 
 	Stdout io.Writer // guest fd 1 (COM1 after the start marker)
 	Stderr io.Writer // guest fd 2 (COM2)
@@ -56,7 +58,8 @@ type Result struct {
 	Fault    string   // for a kernel panic: the faulting instruction, disassembled and symbolized
 
 	Target *Target
-	Image  string // kept image path ("" unless KeepDir)
+	Image  string  // kept image path ("" unless KeepDir)
+	Net    NetMode // the network the guest booted with (NetUser or NetNone)
 
 	BuildTime   time.Duration
 	QEMUStart   time.Time // process started
@@ -70,6 +73,9 @@ type Result struct {
 // Result carries the guest's exit code.
 func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	if err := cfg.Machine.Validate(); err != nil {
+		return nil, err
+	}
+	if err := cfg.Net.Validate(); err != nil {
 		return nil, err
 	}
 	if cfg.Timeout < 0 {
@@ -120,6 +126,20 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	spec.Warn = func(s string) { logf("%s", s) }
 	res := &Result{Target: t}
 	t0 := time.Now()
+	importsNet, chain, err := ImportsNet(t, spec)
+	if err != nil {
+		return nil, err
+	}
+	spec.Netstack = importsNet // also with -net none: loopback works without a NIC
+	var why string
+	res.Net, why = cfg.Net.Decide(importsNet, chain)
+	if cfg.Verbose {
+		stack := "; the network stack is not linked"
+		if importsNet {
+			stack = "; linking " + NetstackImport
+		}
+		logf("network %s: %s%s", res.Net, why, stack)
+	}
 	if err := Build(t, spec, img); err != nil {
 		return nil, err
 	}
@@ -142,7 +162,19 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 		}
 	}()
 
-	args := QEMUArgs(cfg.Machine, img, cmdline, socks)
+	var sink netip.AddrPort
+	if res.Net == NetUser && cfg.Net.Inject != "" {
+		c, err := injectSink(cfg.Net.Inject)
+		if err != nil {
+			return nil, err
+		}
+		defer c.Close() // ends the drain
+		sink = c.LocalAddr().(*net.UDPAddr).AddrPort()
+	}
+	for _, f := range cfg.Net.HostFwd {
+		logf("forwarding 127.0.0.1:%d (tcp) to the guest's port %d", f.Host, f.Guest)
+	}
+	args := append(QEMUArgs(cfg.Machine, img, cmdline, socks), NetArgs(cfg.Net, res.Net, sink)...)
 	cmd := exec.Command(qemu, args...)
 	// If the runner dies (killed by a test timeout, say), QEMU must not
 	// outlive it: the kernel delivers SIGKILL to QEMU when its parent
@@ -299,6 +331,28 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// injectSink opens the UDP socket that receives what QEMU's inject netdev sends (every frame on
+// the hub, see NetArgs) and discards it until closed.
+func injectSink(inject string) (*net.UDPConn, error) {
+	inj, err := ParseInject(inject)
+	if err != nil {
+		return nil, err
+	}
+	c, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(netip.AddrPortFrom(InjectSinkAddr(inj), 0)))
+	if err != nil {
+		return nil, fmt.Errorf("-netinject: opening the sink for the hub's frames: %v", err)
+	}
+	go func() {
+		buf := make([]byte, 64<<10)
+		for {
+			if _, _, err := c.ReadFrom(buf); err != nil {
+				return
+			}
+		}
+	}()
+	return c, nil
 }
 
 // FindGmposRoot locates the gmpos module: $GMPOS_ROOT, else the source
