@@ -47,12 +47,25 @@ const (
 	// OpRelease: a1 = Sid. The stack is done with a socket the program closed (EvClosed):
 	// the kernel frees its rings and slot.
 	OpRelease = 9
+	// OpSetAddr: a1 = Sid, a2/a3 = its local sockaddr, a4/a5 = its peer's (a length of 0
+	// leaves that one as it was). getsockname and getpeername answer from these without a
+	// round trip — Go calls them with RawSyscall, which keeps the caller's P, so a round trip
+	// could not be served on GOMAXPROCS=1. The stack sets them after bind, listen, connect,
+	// before it replies or sets StConnected.
+	OpSetAddr = 10
+	// OpAccepted: a1 = the listener's Sid, a2 = AddrBufSize*2 bytes: the new connection's local
+	// sockaddr (u32 length + sockaddr, as OpPull's address buffer) then its peer's. The kernel
+	// makes a socket for it in the listener's accept queue, already in state
+	// StConnected|StTxOpen (so that accept4 can never return a socket the program could not
+	// use yet), and returns its Sid. EAGAIN: the queue is full; an EvRxSpace for the listener
+	// follows when accept4 has taken one.
+	OpAccepted = 11
 )
 
 // State bits (OpState): what the stack knows about a socket.
 const (
 	StConnected  = 1 << iota // stream: established (writable while the send ring has room)
-	StAcceptable             // listener: a connection is waiting (EPOLLIN)
+	StAcceptable             // unused: the kernel's accept queue decides (OpAccepted)
 	StRxEOF                  // the peer sends no more: read returns 0 once the ring is empty
 	StHup                    // both directions are closed (EPOLLHUP)
 	StTxOpen                 // the stack takes data: EvTxReady is sent when data is waiting
@@ -61,24 +74,30 @@ const (
 
 // Event kinds (Event.Kind).
 const (
-	EvRequest = 1 // a socket call to carry out: Op, Args, Data; answer with OpReply(Req)
+	EvRequest = 1 // a socket call to carry out: Op, Args, Data; answer with OpReply(Req), unless Req is 0 (see below)
 	EvTxReady = 2 // the socket's send ring has data (or a shutdown to pass on): Pull
 	EvRxSpace = 3 // the program read from a ring the stack found full: Push again
 	EvClosed  = 4 // the program closed the socket: Pull what is left, close, then OpRelease
 )
 
 // Request ops (Event.Op of an EvRequest), with what Args and Data hold and what the reply is.
+//
+// Requests with Req 0 are asynchronous: the program's call has already returned (socket,
+// setsockopt, shutdown, a stream connect — which returned EINPROGRESS), and no reply is
+// wanted. Their failures become socket state: a socket that could not be made, or a connect
+// that failed, gets StErr (and StHup); a refused option is counted and dropped (the kernel
+// has already checked level and name against the options the stack knows).
 const (
-	ReqSocket      = 1  // Args[0] = type (SOCK_STREAM/SOCK_DGRAM), Args[1] = protocol → 0
+	ReqSocket      = 1  // async. Args[0] = type (SOCK_STREAM/SOCK_DGRAM), Args[1] = protocol
 	ReqBind        = 2  // Data = sockaddr → 0
 	ReqListen      = 3  // Args[0] = backlog → 0
-	ReqConnect     = 4  // Data = sockaddr → 0, or -EINPROGRESS (stream: StConnected or StErr later)
-	ReqAccept      = 5  // Args[0] = the new socket's Sid (set its state first) → 0 + peer sockaddr, or -EAGAIN
-	ReqGetsockname = 6  // → 0 + sockaddr
-	ReqGetpeername = 7  // → 0 + sockaddr, or -ENOTCONN
-	ReqSetsockopt  = 8  // Args[0] = level, Args[1] = name, Data = value → 0
+	ReqConnect     = 4  // Data = sockaddr. Stream: async (StConnected or StErr later). Dgram: → 0 (OpSetAddr first)
+	ReqAccept      = 5  // unused: OpAccepted
+	ReqGetsockname = 6  // unused: OpSetAddr
+	ReqGetpeername = 7  // unused: OpSetAddr
+	ReqSetsockopt  = 8  // async. Args[0] = level, Args[1] = name, Data = value
 	ReqGetsockopt  = 9  // Args[0] = level, Args[1] = name, Args[2] = the caller's optlen → 0 + value
-	ReqShutdown    = 10 // Args[0] = how (SHUT_RD, SHUT_WR, SHUT_RDWR) → 0
+	ReqShutdown    = 10 // async. Args[0] = how (SHUT_RD, SHUT_WR, SHUT_RDWR)
 )
 
 // Sizes.

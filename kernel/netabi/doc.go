@@ -16,20 +16,26 @@
 //     goroutine parks in the Go runtime's own netpoller (epoll) while the line is quiet.
 //   - the service file (Attach): readable while the kernel has events for the stack (Events):
 //     a socket call of the program to carry out (EvRequest), data the program wrote
-//     (EvTxReady), room the program made by reading (EvRxSpace), a socket the program closed
-//     (EvClosed).
+//     (EvTxReady), room the program made by reading or accepting (EvRxSpace), a socket the
+//     program closed (EvClosed).
 //
 // # The cost of each path
 //
-//   - read/write/recvfrom/sendto on a socket never leave the kernel: they copy between the
-//     program's buffer and the socket's ring (64 KiB each way). The stack fills the receive ring
-//     with Push and drains the send ring with Pull, each one system call per batch.
-//   - socket, bind, listen, connect, accept4, getsockname, getpeername, setsockopt (except
-//     what the kernel keeps itself), getsockopt (idem) and shutdown are round trips: the
-//     calling thread is parked (its P handed to another thread), the stack's service goroutine
-//     runs the request on tcpip and answers with Reply, which wakes the caller.
+//   - read/write/recvfrom/sendto/readv/writev on a socket never leave the kernel: they copy
+//     between the program's buffer and the socket's ring (64 KiB each way). The stack fills the
+//     receive ring with Push and drains the send ring with Pull, one system call per batch.
+//   - accept4, getsockname, getpeername and getsockopt(SO_ERROR) are answered by the kernel:
+//     the stack queues accepted connections ahead of time (OpAccepted) and records addresses
+//     (OpSetAddr). Go calls socket, getsockname and getpeername with RawSyscall, which keeps
+//     the caller's P: a round trip there could never be served with GOMAXPROCS=1.
+//   - socket, setsockopt, shutdown and a stream connect are asynchronous: the program's call
+//     returns at once (connect with EINPROGRESS) and the request follows in the event queue;
+//     what goes wrong later becomes socket state (StErr), as a failed connect does on Linux.
+//   - bind, listen, a datagram connect and other getsockopt options are round trips: the calling
+//     thread is parked (its P handed to another thread), the stack's service goroutine carries
+//     out the request on tcpip and answers with Reply, which wakes the caller.
 //   - readiness (epoll) is kernel state that the stack sets with State and the kernel derives
-//     from the rings; epoll never asks the stack.
+//     from the rings and the accept queue; epoll never asks the stack.
 //
 // # Socket ids
 //
