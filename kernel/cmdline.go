@@ -32,6 +32,7 @@ type cmdState struct {
 	strace bool   // strace=1: log every system call and its result
 	trace  bool   // trace=1: record the scheduler's events and send them at exit (trace.go)
 	faultT strRef // fault=KIND: deliberately fault in the kernel (tests of the fault report)
+	ip     strRef // ip=...: the network configuration (ipconfig.go)
 	bad    bool   // the command line was malformed (reported once the console is up)
 }
 
@@ -177,6 +178,8 @@ func parseCmdline(line []byte) {
 			cmd.trace = r.n > 6 && b[6] == '1'
 		case hasPrefix(b, "strace="):
 			cmd.strace = r.n > 7 && b[7] == '1'
+		case hasPrefix(b, "ip="):
+			cmd.ip = strRef{r.off + 3, r.n - 3}
 		case hasPrefix(b, "fault="):
 			cmd.faultT = strRef{r.off + 6, r.n - 6}
 		default:

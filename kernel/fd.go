@@ -34,6 +34,10 @@ const (
 	kindConsole
 	kindEventfd
 	kindEpoll
+	kindSocket // fd_socket.go
+	kindNIC    // nic.go: the network stack's NIC file
+	kindNetSvc // net_svc.go: the network stack's service file
+	kindEtc    // fd_etc.go: /etc/hosts, /etc/resolv.conf
 	numKinds
 )
 
@@ -66,6 +70,10 @@ var kindCaps = [numKinds]uint8{
 	kindConsole: canRead | canWrite,
 	kindEventfd: canRead | canWrite | canSeek,
 	kindEpoll:   canSeek,
+	kindSocket:  canRead | canWrite,
+	kindNIC:     canRead | canWrite,
+	kindNetSvc:  0,
+	kindEtc:     canRead,
 }
 
 // kinds is the operations table, indexed by fileKind. Zero-size values: the table is static
@@ -75,6 +83,10 @@ var kinds = [numKinds]fileOps{
 	kindConsole: consoleFile{},
 	kindEventfd: eventfdFile{},
 	kindEpoll:   epollFile{},
+	kindSocket:  socketFile{},
+	kindNIC:     nicFile{},
+	kindNetSvc:  netSvcFile{},
+	kindEtc:     etcFileKind{},
 }
 
 // file is an open file description.

@@ -53,6 +53,8 @@ func kernelMain() {
 		bootPanic("cannot map the device interrupt controller")
 	}
 	irqTestInit()                   // the interrupt self-test's handler
+	nicInit()                       // the network device, if the machine has one (nic.go)
+	ipconfigInit()                  // its addresses (ip=), /etc/hosts, /etc/resolv.conf
 	ncpu = startCPUs(board.Cores()) // the other cores check in and wait for smpGo
 	initScheduler()                 // one P per core
 	startFirstThread()              // the Go program's main thread, runnable on this core
@@ -125,7 +127,7 @@ func initScheduler() {
 	}
 	// Timer is passed explicitly: Init must not discover it with a type assertion, which would
 	// allocate before the runtime exists.
-	cfg := sched.Config{NP: ncpu, PolicyName: policy, Platform: plat, Timer: plat}
+	cfg := sched.Config{NP: ncpu, PolicyName: policy, Platform: plat, Timer: plat, Poller: netPoller{}}
 	if cmd.trace {
 		cfg.Trace = traceSched
 	}

@@ -308,3 +308,53 @@ func sysDup3(oldfd, newfd int32, flags int32) int64 {
 	fdTable[newfd] = fdSlot{file: int16(fi + 1), cloexec: flags&oCloexec != 0}
 	return int64(newfd)
 }
+
+// sysReadv and sysWritev transfer to or from several buffers (fs/read_write.c do_readv,
+// do_writev): one read or write per iovec, in order, stopping after a short one; the first
+// transfer waits like read and write do, the later ones never.
+func sysReadv(t *Thread, gp sched.GID, cpu int, fd int32, iov, n uintptr, write bool) int64 {
+	if n > iovMax {
+		return -EINVAL
+	}
+	if !userArray(iov, n, 16, false) {
+		return -EFAULT
+	}
+	total := int64(0)
+	for i := uintptr(0); i < n; i++ {
+		base, l := uintptr(load64(iov+16*i)), uintptr(load64(iov+16*i+8))
+		if int64(l) < 0 {
+			return -EINVAL
+		}
+		if l == 0 {
+			continue
+		}
+		var r int64
+		switch {
+		case total == 0 && write:
+			r = sysWrite(t, gp, cpu, fd, base, l)
+		case total == 0:
+			r = sysRead(t, gp, cpu, fd, base, l)
+		default:
+			f, _ := fdFile(fd)
+			if f == nil || !accessOK(base, l) {
+				return total
+			}
+			if write {
+				r = kinds[f.kind].write(f, base, min(l, maxRWCount))
+			} else {
+				r = kinds[f.kind].read(f, base, min(l, maxRWCount))
+			}
+		}
+		if r < 0 {
+			if total > 0 {
+				return total
+			}
+			return r
+		}
+		total += r
+		if uintptr(r) < l {
+			break
+		}
+	}
+	return total
+}

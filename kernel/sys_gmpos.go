@@ -3,7 +3,10 @@
 
 package kernel
 
-import "gmpos/sched"
+import (
+	"gmpos/kernel/netabi"
+	"gmpos/sched"
+)
 
 // gmpos_info(req, buf, n) gives guest programs and tests the kernel's own facts — boot
 // timestamps, scheduler and per-core statistics, interrupt counts — and, for tests of the kernel's
@@ -20,6 +23,7 @@ const (
 	infoCPUs      = 5 // buf ← per-core count of thread dispatches, n entries; returns the core count
 	infoIRQTest   = 6 // wait for buf interrupts of the board's test source at n Hz (irq.go)
 	infoIRQStats  = 7 // buf ← [test line, rate Hz, last test's ns, count of each line...], n entries
+	// netabi.InfoNetStats = 8: buf ← the network counters (net_svc.go), n entries
 )
 
 // The ways infoFault makes the kernel fault (tests of the fault report, tests/kernel_test.go).
@@ -74,6 +78,14 @@ func sysGmposInfo(t *Thread, gp sched.GID, cpu int, req int32, buf, n uintptr) i
 			return -EINVAL
 		}
 		return irqTestStart(t, gp, cpu, int(buf), int(n), 2_000_000_000)
+	case netabi.InfoNetStats:
+		if !userArray(buf, n, 8, true) {
+			return -EFAULT
+		}
+		for i := uintptr(0); i < n && i < netabi.NumNetStats; i++ {
+			store64(buf+8*i, netStats[i])
+		}
+		return netabi.NumNetStats
 	case infoIRQStats:
 		if !userArray(buf, n, 8, true) {
 			return -EFAULT

@@ -53,6 +53,9 @@ func lookupPath(dirfd int32, path uintptr) (errno int64, empty bool) {
 		}
 		return -ENOTDIR, false // no gmpos file is a directory
 	}
+	if etcHit = etcLookup(path, n); etcHit >= 0 {
+		return -ENOENT, false // only open knows these files (fd_etc.go)
+	}
 	if cmd.klog {
 		var k kbuf
 		k.s("log no file system: ").bytes(userBytes(path, min(n, 200))).s(" -> ENOENT").record()
@@ -67,8 +70,17 @@ func sysOpenat(dirfd int32, path uintptr, flags int32) int64 {
 		return -EINVAL
 	}
 	e, _ := lookupPath(dirfd, path)
+	if e == -ENOENT && etcHit >= 0 {
+		if flags&oAccmode != oRdonly || flags&(oCreat|oTmpfile) != 0 {
+			return -EROFS
+		}
+		return openFile(kindEtc, oRdonly|uint32(flags)&(oNonblock|oCloexec), uint64(etcHit))
+	}
 	return e
 }
+
+// etcHit is the /etc file lookupPath found last (fd_etc.go), -1 for none. BKL.
+var etcHit = -1
 
 // sysNewfstatat: with AT_EMPTY_PATH and an empty path it is fstat(dirfd).
 func sysNewfstatat(dirfd int32, path, st uintptr, flags int32) int64 {

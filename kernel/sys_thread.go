@@ -6,6 +6,7 @@ package kernel
 import (
 	"gmpos/kernel/arch"
 	"gmpos/kernel/mm"
+	"gmpos/kernel/netabi"
 	"gmpos/sched"
 )
 
@@ -83,6 +84,14 @@ func exitProcess(code int) {
 			s(" preemptions=").d(int64(stats.preemptions)).s(" threads=").d(int64(stats.threads)).s(" timer-arms=").d(int64(stats.timerArms)).
 			s(" cpus=").d(int64(ncpu)).s(" shootdowns=").d(int64(stats.shootdowns)).
 			s(" bkl-contended=").d(int64(stats.bklContended)).s(" bkl-wait-us=").d(cyclesToNS(stats.bklSpinCycles) / 1000).record()
+		if nic.present || netsvc.attached {
+			k.n = 0
+			k.s("log net")
+			for i, name := range netabi.NetStatNames {
+				k.s(" ").s(name).s("=").d(int64(netStats[i]))
+			}
+			k.record()
+		}
 	}
 	if cmd.trace {
 		dumpTrace()

@@ -3,7 +3,10 @@
 
 package kernel
 
-import "gmpos/sched"
+import (
+	"gmpos/kernel/netabi"
+	"gmpos/sched"
+)
 
 //go:generate go run mksysnum.go amd64
 //go:generate go run mkkdata.go amd64
@@ -39,7 +42,7 @@ func syscall(t *Thread, gp sched.GID, cpu int) {
 // dispatch runs the handler of system call nr. done reports that the handler has set the
 // thread's registers itself (rt_sigreturn) or ended the thread (exit).
 func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64, done bool) {
-	if nr >= uint64(len(sysNames)) && nr != nrGmposInfo {
+	if nr >= uint64(len(sysNames)) && nr != nrGmposInfo && nr != netabi.NrGmposNet {
 		logUnknownSyscall(nr)
 		return -ENOSYS, false
 	}
@@ -70,6 +73,47 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 		r = sysDup2(fd0, int32(a[1]))
 	case nrDup3:
 		r = sysDup3(fd0, int32(a[1]), int32(a[2]))
+	case nrReadv:
+		r = sysReadv(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]), false)
+	case nrWritev:
+		r = sysReadv(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]), true)
+
+	// Sockets (sys_socket.go, fd_socket.go, net_svc.go).
+	case nrSocket:
+		r = sysSocket(t, gp, cpu, fd0, int32(a[1]), int32(a[2]))
+	case nrSocketpair:
+		r = -EAFNOSUPPORT // AF_UNIX is not there yet; AF_INET has no socketpair
+	case nrBind:
+		r = sysBind(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]))
+	case nrListen:
+		r = sysListen(t, gp, cpu, fd0, int32(a[1]))
+	case nrConnect:
+		r = sysConnect(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]))
+	case nrAccept4:
+		r = sysAccept4(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]), int32(a[3]))
+	case nrAccept:
+		r = sysAccept4(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]), 0)
+	case nrGetsockname:
+		r = sysSockName(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]), false)
+	case nrGetpeername:
+		r = sysSockName(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]), true)
+	case nrSetsockopt:
+		r = sysSetsockopt(t, gp, cpu, fd0, int32(a[1]), int32(a[2]), uintptr(a[3]), uintptr(a[4]))
+	case nrGetsockopt:
+		r = sysGetsockopt(t, gp, cpu, fd0, int32(a[1]), int32(a[2]), uintptr(a[3]), uintptr(a[4]))
+	case nrShutdown:
+		r = sysShutdown(t, gp, cpu, fd0, int32(a[1]))
+	case nrSendto:
+		r = sysSendto(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]), uint32(a[3]), uintptr(a[4]), uintptr(a[5]))
+	case nrRecvfrom:
+		r = sysRecvfrom(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]), uint32(a[3]), uintptr(a[4]), uintptr(a[5]))
+	case nrSendmsg:
+		r = sysSendmsg(t, gp, cpu, fd0, uintptr(a[1]), uint32(a[2]))
+	case nrRecvmsg:
+		r = sysRecvmsg(t, gp, cpu, fd0, uintptr(a[1]), uint32(a[2]))
+	case netabi.NrGmposNet:
+		r = sysGmposNet(t, gp, cpu, a)
+
 	case nrEventfd2:
 		r = sysEventfd2(uint32(a[0]), int32(a[1]))
 	case nrEventfd:
@@ -211,6 +255,8 @@ func straceLog(t *Thread, gp sched.GID, nr uint64, a [6]uint64) {
 		k.s(sysNames[nr])
 	} else if nr == nrGmposInfo {
 		k.s("gmpos_info")
+	} else if nr == netabi.NrGmposNet {
+		k.s("gmpos_net")
 	} else {
 		k.s("syscall_").d(int64(nr))
 	}

@@ -6,6 +6,7 @@ package kernel
 import (
 	"gmpos/kernel/arch"
 	"gmpos/kernel/mm"
+	"gmpos/kernel/netabi"
 	"gmpos/sched"
 	_ "unsafe" // for go:linkname
 )
@@ -86,6 +87,9 @@ func schedule(cpu int) *arch.Frame {
 	if gp == 0 || S.Status(gp) != sched.Grunning {
 		gp, _ = S.Schedule(cpu)
 		if gp == 0 { // Schedule has called ParkM: halt this core until an interrupt
+			if (netPoller{}).Waiters() {
+				netStats[netabi.NetIdleHalts]++
+			}
 			c.cur = 0
 			armTimer(cpu, false)
 			return nil

@@ -32,6 +32,7 @@ const (
 	waitEpoll          // epoll instance waitObj; buffer waitArg, max waitArg2 (epoll.go)
 	waitFile           // open file waitObj until one of the events waitArg (fd.go); restarts
 	waitIRQ            // the interrupt self-test (irq.go)
+	waitNet            // a socket call's round trip to the network stack (net_svc.go)
 )
 
 // waiters lists every blocked thread. Protected by the BKL.
@@ -91,12 +92,17 @@ func unblock(gp sched.GID, cpu int) {
 		putFile(int(t.waitObj)) // the reference the wait held
 	case waitIRQ:
 		irqTestEnd(gp)
+	case waitNet:
+		netRequestEnd(gp)
 	}
 	if t.restoreSigmask && int64(t.frame.SyscallResult()) != -EINTR {
 		t.sigmask, t.restoreSigmask = t.savedSigmask, false
 	}
 	t.wait = waitNone
 	t.deadline = 0
+	if netWakeTake(gp) {
+		return // the network poller returns it to the scheduler (net_poller.go)
+	}
 	S.Ready(gp, cpu)
 }
 
@@ -114,6 +120,8 @@ func expireTimeouts(cpu int, now int64) {
 			wakeThread(gp, -ETIMEDOUT, cpu)
 		case waitIRQ:
 			irqTestTimeout(gp, cpu)
+		case waitNet:
+			netRequestTimeout(gp, cpu)
 		default: // sleeps, epoll: 0 (no events)
 			wakeThread(gp, 0, cpu)
 		}
@@ -138,7 +146,15 @@ func nextDeadline() int64 {
 // interruptWait ends gp's wait because signal sig arrived for it (signal.go): with EINTR, or —
 // for a read or write waiting on a file, when the handler has SA_RESTART — by running the call
 // again after the handler (Linux: -ERESTARTSYS, which handle_signal turns into a restart).
+//
+// A round trip to the network stack (waitNet) is not interrupted: like Linux's short
+// uninterruptible sleeps, it ends soon (or at its deadline), and the signal is delivered on the
+// way back to user mode. Go does not retry socket, bind or listen after EINTR, and the
+// runtime's preemption signal (SIGURG) arrives often.
 func interruptWait(gp sched.GID, sig int, cpu int) {
+	if threads[gp].wait == waitNet {
+		return
+	}
 	if threads[gp].wait == waitFile && sigactions[sig].flags&saRestart != 0 {
 		wakeToRestart(gp, cpu)
 		return

@@ -1,0 +1,224 @@
+// Sockets as files: read, write and readiness straight from the socket's rings.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import "gmpos/kernel/netabi"
+
+// socketFile is the kind of a socket fd; priv is the socket's slot. None of its operations
+// waits for the network stack: they move bytes between the program's buffer and the socket's
+// rings and derive readiness from the rings and the bits the stack set (socket.go).
+type socketFile struct{}
+
+// sockOf is the socket behind an open socket file.
+func sockOf(f *file) *socket { return &sockets[f.priv] }
+
+// Message flags (include/linux/socket.h) that gmpos honours.
+const (
+	msgPeek     = 0x2
+	msgTrunc    = 0x20
+	msgDontwait = 0x40
+	msgWaitall  = 0x100
+	msgNosignal = 0x4000
+)
+
+func (socketFile) read(f *file, buf, n uintptr) int64 {
+	return sockRecv(sockOf(f), buf, n, 0, 0, 0)
+}
+
+func (socketFile) write(f *file, buf, n uintptr) int64 {
+	return sockSend(sockOf(f), buf, n, 0, 0)
+}
+
+// sockRecv takes up to n bytes (stream) or one datagram (dgram) from the receive ring into the
+// checked-by-us buffer buf; for a datagram its source address goes to addr/alenp as recvfrom
+// returns it. -EAGAIN when nothing is there yet (the caller decides whether to wait).
+func sockRecv(s *socket, buf, n uintptr, flags uint32, addr, alenp uintptr) int64 {
+	if s.typ == sockDgram {
+		var h [dgramHdr]byte
+		dn, alen, ok := s.rx.peekDgram(&h)
+		if !ok {
+			if s.shutRd {
+				return 0
+			}
+			return sockRecvErr(s)
+		}
+		c := min(uintptr(dn), n)
+		if c > 0 && !userRange(buf, c, true) {
+			return -EFAULT
+		}
+		if alenp != 0 && !sockPutAddr(addr, alenp, h[8:8+alen]) {
+			return -EFAULT
+		}
+		s.rx.readAt(s.rx.head+dgramHdr, buf, uint64(c))
+		if flags&msgPeek == 0 {
+			s.rx.head += dgramHdr + uint64(dn)
+			sockRxRoom(s)
+		}
+		if flags&msgTrunc != 0 {
+			return int64(dn) // the real length, as MSG_TRUNC asks
+		}
+		return int64(c)
+	}
+	used := s.rx.used()
+	if used == 0 {
+		if s.st&netabi.StRxEOF != 0 || s.shutRd {
+			return 0 // end of stream
+		}
+		if s.st&netabi.StConnected == 0 && !s.connecting && s.st&netabi.StErr == 0 {
+			return -ENOTCONN
+		}
+		return sockRecvErr(s)
+	}
+	c := min(uint64(n), used)
+	if c > 0 && !userRange(buf, uintptr(c), true) {
+		return -EFAULT
+	}
+	if alenp != 0 && !sockPutAddr(addr, alenp, nil) {
+		return -EFAULT
+	}
+	s.rx.readAt(s.rx.head, buf, c)
+	if flags&msgPeek == 0 {
+		s.rx.head += c
+		sockRxRoom(s)
+	}
+	return int64(c)
+}
+
+// sockRecvErr is an empty receive's answer: a pending error (taken, as Linux's sock_error
+// takes sk_err), or EAGAIN.
+func sockRecvErr(s *socket) int64 {
+	if s.err != 0 {
+		e := s.err
+		s.err = 0
+		s.st &^= netabi.StErr
+		return -int64(e)
+	}
+	return -EAGAIN
+}
+
+// sockRxRoom tells the stack there is room again if it had found the ring full.
+func sockRxRoom(s *socket) {
+	if s.rxWanted && s.rx.space() > 0 {
+		if netQueue(netabi.EvRxSpace, 0, s.sid(), 0) != nil {
+			s.rxWanted = false
+		}
+	}
+}
+
+// sockPutAddr copies a sockaddr to a recvfrom-style address buffer: at most *alenp bytes,
+// then the real length to *alenp. false: a bad pointer.
+func sockPutAddr(addr, alenp uintptr, sa []byte) bool {
+	if !userRange(alenp, 4, true) {
+		return false
+	}
+	room := uintptr(load32(alenp))
+	if int32(room) < 0 {
+		return false
+	}
+	c := min(room, uintptr(len(sa)))
+	if c > 0 {
+		if !userRange(addr, c, true) {
+			return false
+		}
+		copyOut(addr, sa[:c])
+	}
+	store32(alenp, uint32(len(sa)))
+	return true
+}
+
+// sockSend appends n bytes at buf (stream: as many as fit; dgram: one datagram to addr, or to
+// the connected peer when alen is 0) to the send ring and tells the stack.
+func sockSend(s *socket, buf, n uintptr, addr, alen uintptr) int64 {
+	if s.shutWr {
+		return -EPIPE
+	}
+	if s.typ == sockDgram {
+		if alen == 0 && !s.peerSet {
+			return -EDESTADDRREQ
+		}
+		if n > maxDgram {
+			return -EMSGSIZE
+		}
+		if n > 0 && !userRange(buf, n, false) {
+			return -EFAULT
+		}
+		if !s.tx.putDgram(buf, n, addr, alen) {
+			return -EAGAIN
+		}
+		sockTxReady(s)
+		return int64(n)
+	}
+	if s.err != 0 {
+		return sockRecvErr(s)
+	}
+	if s.st&netabi.StHup != 0 {
+		return -EPIPE
+	}
+	if s.st&netabi.StConnected == 0 {
+		if s.connecting {
+			return -EAGAIN
+		}
+		return -ENOTCONN
+	}
+	c := min(uint64(n), s.tx.space())
+	if c == 0 {
+		return -EAGAIN
+	}
+	if !userRange(buf, uintptr(c), false) {
+		return -EFAULT
+	}
+	s.tx.write(buf, c)
+	sockTxReady(s)
+	return int64(c)
+}
+
+// poll derives the socket's readiness (Linux: tcp_poll, datagram_poll).
+func (socketFile) poll(f *file) uint32 {
+	s := sockOf(f)
+	ev := uint32(0)
+	if s.err != 0 {
+		ev |= epollErr
+	}
+	if s.st&netabi.StHup != 0 {
+		ev |= epollHup | epollIn | epollRdhup
+	}
+	if s.st&netabi.StRxEOF != 0 || s.shutRd {
+		ev |= epollIn | epollRdhup
+	}
+	if s.typ == sockDgram {
+		if s.rx.used() > 0 {
+			ev |= epollIn
+		}
+		if s.tx.space() > dgramHdr+1500 {
+			ev |= epollOut
+		}
+		return ev
+	}
+	if s.listening {
+		if s.acceptN > 0 {
+			ev |= epollIn
+		}
+		return ev
+	}
+	if s.rx.used() > 0 {
+		ev |= epollIn
+	}
+	if s.st&netabi.StConnected != 0 && s.tx.space() > 0 && !s.shutWr {
+		ev |= epollOut
+	}
+	if s.shutWr && s.st&netabi.StConnected != 0 {
+		ev |= epollOut // Linux reports a shut-down writer as writable: the write fails at once
+	}
+	return ev
+}
+
+// stat: a socket is S_IFSOCK, mode 0777 (sock_alloc_file's inode).
+func (socketFile) stat(f *file) fileStat {
+	return fileStat{mode: sIFSOCK | 0o777, nlink: 1, blksize: 4096, ino: uint64(sockOf(f).sid())}
+}
+
+// release: the program has closed the socket's last fd.
+func (socketFile) release(f *file) { sockClose(sockOf(f)) }
+
+const sIFSOCK = 0o140000

@@ -1,0 +1,85 @@
+// The kernel's network poller: sched.Poller over the NIC.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import (
+	"unsafe"
+
+	"gmpos/kernel/netabi"
+	"gmpos/sched"
+)
+
+// The scheduler asks the poller for work the way the Go runtime's findRunnable asks netpoll
+// (sched/platform.go, Poller): without blocking from findRunnable and from the tick, and — on the
+// last P to go idle while threads wait on the network — blocking. Here:
+//
+//   - Poll(false) looks at the NIC's receive ring. If frames arrived that nobody has been told
+//     of, it tells the NIC file's readers (nicSignal); the threads that wake-up readies — the
+//     stack's receive goroutine's thread, parked in epoll_pwait — are not handed to the
+//     scheduler one by one but returned to it in buf, as netpoll's list goes to injectglist.
+//   - Poll(true) is the halt: it makes sure the NIC will interrupt (its receive interrupt is
+//     off while the stack drains the ring), and returns at once; the core then halts until
+//     that interrupt or an IPI (trap.go). If a frame slipped in while the interrupt was off, it
+//     polls instead.
+//
+// The interrupt handler (nic.go, nicIRQ) readies the same threads when a frame arrives while
+// the cores are busy or halted; netStats counts who readied how many (ready_poll, ready_irq,
+// ready_stack). BKL.
+type netPoller struct{}
+
+// netWake says who is making threads runnable right now, so that unblock (wait.go) can hand
+// them to the poll in progress and count them. BKL.
+var netWake struct {
+	by   uint8
+	base uintptr // Poll's buf: GIDs are stored here, not handed to sched.Ready
+	n    int
+	max  int
+}
+
+const (
+	wakeOther = iota
+	wakeIRQ
+	wakePoll
+)
+
+func netWakeBy(by uint8) { netWake.by = by }
+
+// netWakeTake gives gp to the poll in progress instead of the scheduler; false when no poll
+// is collecting (or its buffer is full).
+func netWakeTake(gp sched.GID) bool {
+	switch netWake.by {
+	case wakeIRQ:
+		netStats[netabi.NetReadyIRQ]++
+	case wakePoll:
+		if netWake.n < netWake.max {
+			*(*sched.GID)(ptr(netWake.base + uintptr(netWake.n)*unsafe.Sizeof(sched.GID(0)))) = gp
+			netWake.n++
+			netStats[netabi.NetReadyPoll]++
+			return true
+		}
+	}
+	return false
+}
+
+func (netPoller) Poll(block bool, buf []sched.GID) int {
+	if !nic.present || nic.file < 0 || len(buf) == 0 {
+		return 0
+	}
+	if block && !nic.dev.EnableRxInterrupts() {
+		return 0 // the halt follows; the NIC's interrupt ends it
+	}
+	netStats[netabi.NetPolls]++
+	netWake.by, netWake.base, netWake.n, netWake.max = wakePoll, uintptr(unsafe.Pointer(&buf[0])), 0, len(buf)
+	if nicSignal(currentCPU()) {
+		netStats[netabi.NetPollHits]++
+	}
+	n := netWake.n
+	netWake.by, netWake.base, netWake.n, netWake.max = wakeOther, 0, 0, 0
+	return n
+}
+
+// Waiters: threads are parked in the kernel while the stack listens on the NIC.
+func (netPoller) Waiters() bool { return nic.present && nic.file >= 0 && waiters.n > 0 }
+
+var _ sched.Poller = netPoller{}

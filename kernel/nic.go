@@ -1,0 +1,207 @@
+// The NIC: finding the virtio-net device at boot, its interrupt, and the NIC file.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import (
+	"gmpos/drivers/pci"
+	"gmpos/drivers/virtio"
+	virtionet "gmpos/drivers/virtio/net"
+	"gmpos/kernel/mm"
+	"gmpos/kernel/netabi"
+)
+
+// At boot nicInit walks the PCI bus (the board's configuration mechanism: ECAM on q35, ports on
+// pc), takes the first virtio-net function, maps its BARs, routes its receive queue's MSI-X
+// vector to a device interrupt line (irq.go) and brings the device up (drivers/virtio/net).
+//
+// The network stack reads and writes frames through the NIC file, a TAP-like device
+// (netabi.OpOpenNIC): read gives one received frame, write sends one. Receive livelock — a
+// flood of frames keeping a core in the interrupt handler (Mogul & Ramakrishnan, 1997; the
+// lesson of xv6's network lab) — cannot happen: the interrupt handler turns the device's receive
+// interrupt off and tells the file's readers, and the interrupt comes back on only when a read
+// finds the ring empty. In between, the stack drains the ring at its own pace, and the poller
+// (net_poller.go) notices new frames when cores look for work.
+//
+// Everything here is protected by the BKL; nicInit runs at boot.
+
+// nic is the machine's one NIC.
+var nic struct {
+	present  bool
+	mac      [6]byte
+	fn       pci.Func // the PCI function, for the transport (a pointer to it is its config space)
+	bars     [6]pci.BAR
+	tr       virtio.PCI
+	dev      virtionet.Device
+	line     int   // its device interrupt line
+	file     int32 // the NIC file, -1 when not open
+	notified bool  // readers have been told of the frames in the ring; a read finding it empty clears it
+}
+
+// nicFuncs is the enumeration's scratch space (boot; static: nothing may be allocated).
+var nicFuncs [64]pci.Function
+
+// nicInit finds and starts the NIC. Boot. Without one (or if it cannot be started, which is
+// logged) the machine simply has no network device: sockets still work over loopback.
+func nicInit() {
+	nic.file = -1
+	cfg, ok := board.PCIConfig(mapDevice)
+	if !ok {
+		return
+	}
+	n := pci.Enumerate(cfg, nicFuncs[:])
+	for i := 0; i < n; i++ {
+		f := &nicFuncs[i]
+		if f.Vendor == virtionet.Vendor && (f.Device == virtionet.DeviceModern || f.Device == virtionet.DeviceTransitional) {
+			if why, err := nicStart(f.Func); why != "" {
+				var k kbuf
+				k.s("log virtio-net: ").s(why)
+				if err != nil {
+					k.s(": ").s(err.Error())
+				}
+				k.record()
+			}
+			return
+		}
+	}
+}
+
+// nicStart brings up the virtio-net function fn; "" or why it could not.
+func nicStart(fn pci.Func) (string, error) {
+	nic.fn = fn
+	for i := 0; i < len(nic.bars); {
+		b, next := pci.ReadBAR(fn, i)
+		if b.Size != 0 && !b.IO && b.Base != 0 {
+			if mapDevice(uintptr(b.Base), uintptr(b.Size)) {
+				nic.bars[i] = b
+			}
+		}
+		i = next
+	}
+	pci.EnableMemory(fn)
+	pci.EnableBusMaster(fn)
+	m, ok := pci.ReadMSIX(fn)
+	if !ok || m.TableBAR >= len(nic.bars) || !m.TableFits(nic.bars[m.TableBAR]) {
+		return "no usable MSI-X capability", nil
+	}
+	line, addr, data, ok := irqAllocMSI("virtio-net", nicIRQ)
+	if !ok {
+		return "no free MSI line", nil
+	}
+	table := uintptr(nic.bars[m.TableBAR].Base) + uintptr(m.TableOffset)
+	if !m.SetVector(table, 0, addr, data) {
+		return "cannot program the MSI-X table", nil
+	}
+	m.Enable(fn)
+	if err := nic.tr.Init(&nic.fn, nicBAR); err != nil {
+		return "transport", err
+	}
+	if err := nic.dev.Init(&nic.tr, nicPage, 0, virtio.NoVector); err != nil {
+		return "device", err
+	}
+	nic.line = line
+	nic.mac = nic.dev.MAC()
+	nic.present = true
+	return "", nil
+}
+
+// nicBAR gives the transport BAR i's mapped address (device memory is identity-mapped).
+func nicBAR(i int) (uintptr, uint64, bool) {
+	if i < 0 || i >= len(nic.bars) || nic.bars[i].Size == 0 {
+		return 0, 0, false
+	}
+	return uintptr(nic.bars[i].Base), nic.bars[i].Size, true
+}
+
+// nicPage gives the driver a zeroed frame for rings and buffers.
+func nicPage() (uintptr, uint64, bool) {
+	pa, ok := mm.AllocZeroFrame()
+	if !ok {
+		return 0, 0, false
+	}
+	return mm.PhysToVirt(pa), uint64(pa), true
+}
+
+// nicIRQ is the receive queue's interrupt. Interrupt context: interrupts off at the device
+// until the ring has been drained, then tell the NIC file's readers.
+func nicIRQ(line int, cpu int) {
+	netStats[netabi.NetIRQs]++
+	nic.dev.DisableRxInterrupts()
+	netWakeBy(wakeIRQ)
+	nicSignal(cpu)
+	netWakeBy(wakeOther)
+}
+
+// nicSignal tells the NIC file's readers (the stack's receive goroutine, parked in epoll) that
+// frames wait, once per drain. true if it did.
+func nicSignal(cpu int) bool {
+	if nic.notified || nic.file < 0 || !nic.dev.RxPending() {
+		return false
+	}
+	nic.notified = true
+	fileNotify(int(nic.file), epollIn, cpu)
+	return true
+}
+
+// nicFile is the NIC file's kind (netabi.OpOpenNIC).
+type nicFile struct{}
+
+// read gives one received frame, truncated to n as a TAP device does.
+func (nicFile) read(f *file, buf, n uintptr) int64 {
+	for {
+		p, l, ok := nic.dev.RxNext()
+		if !ok {
+			nic.notified = false
+			if nic.dev.EnableRxInterrupts() {
+				continue // a frame raced the re-enable: take it now
+			}
+			return -EAGAIN
+		}
+		c := min(uintptr(l), n)
+		if c > 0 && !userRange(buf, c, true) {
+			nic.dev.RxDone()
+			netStats[netabi.NetRxDrops]++
+			return -EFAULT
+		}
+		copy(userBytes(buf, c), userBytes(p, c))
+		nic.dev.RxDone()
+		netStats[netabi.NetRxFrames]++
+		netStats[netabi.NetRxBytes] += uint64(l)
+		return int64(c)
+	}
+}
+
+// write sends one frame: at least an Ethernet header, at most netabi.MaxFrame bytes.
+func (nicFile) write(f *file, buf, n uintptr) int64 {
+	if n < 14 || n > netabi.MaxFrame {
+		return -EINVAL
+	}
+	if !userRange(buf, n, false) {
+		return -EFAULT
+	}
+	p, room, ok := nic.dev.TxBuffer()
+	if !ok || uintptr(room) < n {
+		netStats[netabi.NetTxFull]++
+		return -EAGAIN
+	}
+	copy(userBytes(p, n), userBytes(buf, n))
+	nic.dev.TxSubmit(int(n))
+	netStats[netabi.NetTxFrames]++
+	netStats[netabi.NetTxBytes] += uint64(n)
+	return int64(n)
+}
+
+func (nicFile) poll(f *file) uint32 {
+	if nic.dev.RxPending() {
+		return epollIn | epollOut
+	}
+	return epollOut
+}
+
+func (nicFile) stat(f *file) fileStat { return fileStat{mode: sIFCHR | 0o600, nlink: 1, blksize: 4096} }
+
+func (nicFile) release(f *file) {
+	if int32(f.index()) == nic.file {
+		nic.file = -1
+	}
+}

@@ -1,0 +1,519 @@
+// The socket system calls (net/socket.c): argument checks here, the protocol in the stack.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import (
+	"gmpos/kernel/netabi"
+	"gmpos/sched"
+)
+
+// Each call checks its arguments as Linux does — a bad fd is EBADF, a non-socket ENOTSOCK, a
+// bad pointer EFAULT, a bad length EINVAL — before anything reaches the stack. Calls that need
+// the protocol (socket, bind, listen, connect, accept4, getsockname, getpeername, most
+// socket options, shutdown) are round trips to the stack (net_svc.go: netRequestStart); the
+// data calls work on the socket's rings (fd_socket.go). A call that would block on a blocking
+// socket waits for the socket's readiness and runs again (wait.go, waitFile).
+
+// Protocols (linux/in.h) and the size of struct sockaddr_in.
+const (
+	ipprotoTCP    = 6
+	ipprotoUDP    = 17
+	sockaddrInLen = 16
+)
+
+// sockFD returns the socket behind fd: EBADF, or ENOTSOCK for another kind of file.
+func sockFD(fd int32) (*socket, *file, int, int64) {
+	f, fi := fdFile(fd)
+	if f == nil {
+		return nil, nil, -1, -EBADF
+	}
+	if f.kind != kindSocket {
+		return nil, nil, -1, -ENOTSOCK
+	}
+	return sockOf(f), f, fi, 0
+}
+
+// sysSocket creates a socket: AF_INET stream (TCP) or datagram (UDP). Every other family is
+// EAFNOSUPPORT — for AF_INET6 that makes Go's net use IPv4 alone (ipStackCapabilities). The
+// stack makes its endpoint asynchronously (Go calls socket with RawSyscall: the caller keeps
+// its P, and on GOMAXPROCS=1 the stack could not run to answer a round trip).
+func sysSocket(t *Thread, gp sched.GID, cpu int, domain, typ, proto int32) int64 {
+	if domain != afInet || !netsvc.attached {
+		return -EAFNOSUPPORT
+	}
+	if typ&^(0xf|sockNonblock|sockCloexec) != 0 {
+		return -EINVAL
+	}
+	switch typ & 0xf {
+	case sockStream:
+		if proto != 0 && proto != ipprotoTCP {
+			return -EPROTONOSUPPORT
+		}
+	case sockDgram:
+		if proto != 0 && proto != ipprotoUDP {
+			return -EPROTONOSUPPORT
+		}
+	default:
+		return -ESOCKTNOSUPPORT
+	}
+	s, e := sockAlloc(uint8(typ & 0xf))
+	if s == nil {
+		return e
+	}
+	fd := openFile(kindSocket, oRdwr|uint32(typ)&(sockNonblock|sockCloexec), uint64(s.slot()))
+	if fd < 0 {
+		sockFreeSlot(s)
+		return fd
+	}
+	ev := netAsync(netabi.ReqSocket, s)
+	if ev == nil {
+		closeFD(int32(fd))
+		return -ENOBUFS
+	}
+	_, fi := fdFile(int32(fd))
+	s.file = int32(fi)
+	ev.args[0], ev.args[1] = uint64(typ&0xf), uint64(proto)
+	return fd
+}
+
+// sockaddrIn checks a sockaddr the program passes in: long enough for sockaddr_in, AF_INET.
+func sockaddrIn(addr, alen uintptr) int64 {
+	if int32(alen) < 0 || alen > 128 {
+		return -EINVAL
+	}
+	if alen < 2 || !userRange(addr, alen, false) {
+		if alen < 2 {
+			return -EINVAL
+		}
+		return -EFAULT
+	}
+	if fam := uint16(userBytes(addr, 2)[0]) | uint16(userBytes(addr, 2)[1])<<8; fam != afInet {
+		return -EAFNOSUPPORT
+	}
+	if alen < sockaddrInLen {
+		return -EINVAL
+	}
+	return 0
+}
+
+// sockRequest starts a round trip about socket s carrying the sockaddr or value at p, n.
+func sockRequest(t *Thread, gp sched.GID, cpu int, op uint16, s *socket, p, n uintptr) (*netRequest, *netEvent, int64) {
+	if n > netabi.MaxData {
+		return nil, nil, -EINVAL
+	}
+	r, ev := netRequestStart(t, gp, cpu, op, s)
+	if r == nil {
+		return nil, nil, -ENOBUFS
+	}
+	if n > 0 {
+		copy(ev.data[:n], userBytes(p, n))
+		ev.n = uint32(n)
+	}
+	return r, ev, 0
+}
+
+func sysBind(t *Thread, gp sched.GID, cpu int, fd int32, addr, alen uintptr) int64 {
+	s, _, _, e := sockFD(fd)
+	if s == nil {
+		return e
+	}
+	if e := sockaddrIn(addr, alen); e != 0 {
+		return e
+	}
+	_, _, e = sockRequest(t, gp, cpu, netabi.ReqBind, s, addr, min(alen, sockaddrInLen))
+	return e
+}
+
+func sysListen(t *Thread, gp sched.GID, cpu int, fd int32, backlog int32) int64 {
+	s, _, _, e := sockFD(fd)
+	if s == nil {
+		return e
+	}
+	if s.typ != sockStream {
+		return -EOPNOTSUPP
+	}
+	s.backlog = min(max(backlog, 1), maxBacklog)
+	_, ev, e := sockRequest(t, gp, cpu, netabi.ReqListen, s, 0, 0)
+	if ev != nil {
+		ev.args[0] = uint64(s.backlog)
+	}
+	return e
+}
+
+// maxBacklog bounds a listener's accept queue (Linux: net.core.somaxconn, 4096 since 5.4; the
+// socket table is smaller here).
+const maxBacklog = 128
+
+// sysConnect starts a connection. A stream connect never waits for the stack: it answers
+// EINPROGRESS (non-blocking) or waits for the outcome (blocking), which the stack reports as
+// state (StConnected, or StErr); a second connect while it is under way is EALREADY, and the
+// blocking one's second run returns how it ended. A datagram connect is a round trip: the stack
+// binds the socket and records its addresses before answering.
+func sysConnect(t *Thread, gp sched.GID, cpu int, fd int32, addr, alen uintptr) int64 {
+	s, f, fi, e := sockFD(fd)
+	if s == nil {
+		return e
+	}
+	if s.typ == sockStream && s.connecting {
+		wait := s.connectWait
+		s.connectWait = false
+		if s.err != 0 {
+			s.connecting = false
+			return sockRecvErr(s)
+		}
+		if s.st&netabi.StConnected != 0 {
+			s.connecting = false
+			if wait {
+				return 0
+			}
+			return -EISCONN
+		}
+		if wait {
+			s.connectWait = true
+			waitFileEvent(t, gp, cpu, fi, epollOut|epollErr|epollHup)
+			return 0
+		}
+		return -EALREADY
+	}
+	if s.typ == sockStream && (s.st&netabi.StConnected != 0 || s.listening) {
+		return -EISCONN
+	}
+	if e := sockaddrIn(addr, alen); e != 0 {
+		return e
+	}
+	if s.typ == sockDgram {
+		_, _, e = sockRequest(t, gp, cpu, netabi.ReqConnect, s, addr, min(alen, sockaddrInLen))
+		return e
+	}
+	ev := netAsync(netabi.ReqConnect, s)
+	if ev == nil {
+		return -ENOBUFS
+	}
+	copy(ev.data[:sockaddrInLen], userBytes(addr, sockaddrInLen))
+	ev.n = sockaddrInLen
+	s.connecting = true
+	if f.flags&oNonblock == 0 {
+		s.connectWait = true
+		waitFileEvent(t, gp, cpu, fi, epollOut|epollErr|epollHup)
+		return 0
+	}
+	return -EINPROGRESS
+}
+
+// sysAccept4 takes a connection from the listener's accept queue, which the stack fills
+// (OpAccepted): no round trip. An empty queue is EAGAIN, or, blocking, a wait for the listener
+// to become readable.
+func sysAccept4(t *Thread, gp sched.GID, cpu int, fd int32, addr, alenp uintptr, flags int32) int64 {
+	s, f, fi, e := sockFD(fd)
+	if s == nil {
+		return e
+	}
+	if flags&^(sockNonblock|sockCloexec) != 0 || !s.listening {
+		return -EINVAL
+	}
+	if addr != 0 && !userRange(alenp, 4, true) {
+		return -EFAULT
+	}
+	if s.acceptN == 0 {
+		if f.flags&oNonblock != 0 {
+			return -EAGAIN
+		}
+		waitFileEvent(t, gp, cpu, fi, epollIn|epollErr|epollHup)
+		return 0
+	}
+	c := &sockets[s.acceptHead-1]
+	if addr != 0 && !sockPutAddr(addr, alenp, c.peer[:c.peerLen]) {
+		return -EFAULT
+	}
+	nfd := openFile(kindSocket, oRdwr|uint32(flags), uint64(c.slot()))
+	if nfd < 0 {
+		return nfd
+	}
+	s.acceptPop()
+	_, nfi := fdFile(int32(nfd))
+	c.file = int32(nfi)
+	if s.rxWanted {
+		s.rxWanted = false
+		netQueue(netabi.EvRxSpace, 0, s.sid(), 0) // room in the queue again
+	}
+	return nfd
+}
+
+// sysSockName is getsockname (peer false) and getpeername (peer true), answered from the
+// addresses the stack recorded (OpSetAddr): Go calls both with RawSyscall.
+func sysSockName(t *Thread, gp sched.GID, cpu int, fd int32, addr, alenp uintptr, peer bool) int64 {
+	s, _, _, e := sockFD(fd)
+	if s == nil {
+		return e
+	}
+	sa := s.local[:s.localLen]
+	if peer {
+		if s.peerLen == 0 {
+			return -ENOTCONN
+		}
+		sa = s.peer[:s.peerLen]
+	} else if s.localLen == 0 {
+		var any = [sockaddrInLen]byte{0: afInet} // unbound: 0.0.0.0 port 0
+		sa = any[:]
+	}
+	if !sockPutAddr(addr, alenp, sa) {
+		return -EFAULT
+	}
+	return 0
+}
+
+// sysSetsockopt checks the option as Linux does (netabi.CheckSockopt: level, name, length,
+// value range) and passes it on without waiting: Go sets several options on every socket it
+// makes, and each round trip would cost a context switch or two.
+func sysSetsockopt(t *Thread, gp sched.GID, cpu int, fd int32, level, name int32, val, n uintptr) int64 {
+	s, _, _, e := sockFD(fd)
+	if s == nil {
+		return e
+	}
+	if int32(n) < 0 {
+		return -EINVAL
+	}
+	if n > netabi.MaxData {
+		n = netabi.MaxData // every option the stack knows is shorter; Linux reads what it needs
+	}
+	if n > 0 && !userRange(val, n, false) {
+		return -EFAULT
+	}
+	if e := netabi.CheckSockopt(level, name, userBytes(val, n), s.typ == sockDgram); e != 0 {
+		return -int64(e)
+	}
+	ev := netAsync(netabi.ReqSetsockopt, s)
+	if ev == nil {
+		return -ENOBUFS
+	}
+	ev.args[0], ev.args[1] = uint64(level), uint64(name)
+	copy(ev.data[:n], userBytes(val, n))
+	ev.n = uint32(n)
+	return 0
+}
+
+// sysGetsockopt: SO_ERROR, SO_TYPE, SO_DOMAIN, SO_PROTOCOL and SO_ACCEPTCONN are the kernel's;
+// the rest are the stack's.
+func sysGetsockopt(t *Thread, gp sched.GID, cpu int, fd int32, level, name int32, val, lenp uintptr) int64 {
+	s, _, _, e := sockFD(fd)
+	if s == nil {
+		return e
+	}
+	if !userRange(lenp, 4, true) {
+		return -EFAULT
+	}
+	room := load32(lenp)
+	if int32(room) < 0 {
+		return -EINVAL
+	}
+	if level == netabi.SolSocket {
+		v, local := int64(0), true
+		switch name {
+		case netabi.SoError:
+			v = int64(s.err)
+			s.err = 0
+			s.st &^= netabi.StErr
+		case netabi.SoType:
+			v = int64(s.typ)
+		case netabi.SoDomain:
+			v = afInet
+		case netabi.SoProtocol:
+			v = ipprotoTCP
+			if s.typ == sockDgram {
+				v = ipprotoUDP
+			}
+		case netabi.SoAcceptcon:
+			if s.listening {
+				v = 1
+			}
+		default:
+			local = false
+		}
+		if local {
+			c := min(uintptr(room), 4)
+			if c > 0 && !userRange(val, c, true) {
+				return -EFAULT
+			}
+			var b [4]byte
+			le32put(b[:], uint32(v))
+			copyOut(val, b[:c])
+			store32(lenp, uint32(c))
+			return 0
+		}
+	}
+	r, ev, e := sockRequest(t, gp, cpu, netabi.ReqGetsockopt, s, 0, 0)
+	if r != nil {
+		ev.args[0], ev.args[1], ev.args[2] = uint64(level), uint64(name), uint64(room)
+		r.out, r.outLen, r.cap = val, lenp, room
+	}
+	return e
+}
+
+// sysShutdown shuts one or both directions: the kernel refuses further writes (EPIPE) or
+// reports end of stream at once; the stack sends the FIN after the data already written
+// (events are ordered), without the program waiting for it.
+func sysShutdown(t *Thread, gp sched.GID, cpu int, fd int32, how int32) int64 {
+	s, _, _, e := sockFD(fd)
+	if s == nil {
+		return e
+	}
+	if how < 0 || how > 2 {
+		return -EINVAL
+	}
+	if s.typ == sockStream && s.st&netabi.StConnected == 0 && !s.listening {
+		return -ENOTCONN
+	}
+	if how != 1 {
+		s.shutRd, s.rxShut = true, true
+	}
+	if how != 0 {
+		s.shutWr = true
+	}
+	ev := netAsync(netabi.ReqShutdown, s)
+	if ev == nil {
+		return -ENOBUFS
+	}
+	ev.args[0] = uint64(how)
+	sockNotify(s, epollIn|epollOut|epollRdhup, cpu)
+	return 0
+}
+
+// sysSendto is write with flags and, for datagrams, a destination.
+func sysSendto(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr, flags uint32, addr, alen uintptr) int64 {
+	s, f, fi, e := sockFD(fd)
+	if s == nil {
+		return e
+	}
+	if addr != 0 && s.typ == sockDgram {
+		if e := sockaddrIn(addr, alen); e != 0 {
+			return e
+		}
+		alen = min(alen, sockaddrInLen)
+	} else {
+		addr, alen = 0, 0 // a stream socket ignores the address, as TCP does
+	}
+	r := sockSend(s, buf, min(n, maxRWCount), addr, alen)
+	if r == -EAGAIN && f.flags&oNonblock == 0 && flags&msgDontwait == 0 {
+		waitFileEvent(t, gp, cpu, fi, epollOut|epollErr|epollHup)
+	}
+	return r
+}
+
+// sysRecvfrom is read with flags and the source's address.
+func sysRecvfrom(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr, flags uint32, addr, alenp uintptr) int64 {
+	s, f, fi, e := sockFD(fd)
+	if s == nil {
+		return e
+	}
+	if addr == 0 {
+		alenp = 0
+	}
+	r := sockRecv(s, buf, min(n, maxRWCount), flags, addr, alenp)
+	if r == -EAGAIN && f.flags&oNonblock == 0 && flags&msgDontwait == 0 {
+		waitFileEvent(t, gp, cpu, fi, epollIn|epollErr|epollHup)
+	}
+	return r
+}
+
+// struct msghdr (include/linux/socket.h) on a 64-bit architecture.
+const (
+	msgName       = 0
+	msgNamelen    = 8
+	msgIov        = 16
+	msgIovlen     = 24
+	msgControl    = 32
+	msgControllen = 40
+	msgFlags      = 48
+	msghdrSize    = 56
+	iovMax        = 1024
+)
+
+// sysSendmsg sends the first non-empty iovec's worth of a message: stream sockets as a write
+// per iovec until one is short; a datagram must be in one iovec (Go's net writes one).
+func sysSendmsg(t *Thread, gp sched.GID, cpu int, fd int32, msg uintptr, flags uint32) int64 {
+	if !userRange(msg, msghdrSize, false) {
+		return -EFAULT
+	}
+	name, nlen := uintptr(load64(msg+msgName)), uintptr(load32(msg+msgNamelen))
+	iov, iovlen := uintptr(load64(msg+msgIov)), uintptr(load64(msg+msgIovlen))
+	if iovlen > iovMax {
+		return -EMSGSIZE
+	}
+	if !userArray(iov, iovlen, 16, false) {
+		return -EFAULT
+	}
+	s, _, _, e := sockFD(fd)
+	if s == nil {
+		return e
+	}
+	if s.typ == sockDgram {
+		base, n := uintptr(0), uintptr(0)
+		for i := uintptr(0); i < iovlen; i++ {
+			if l := uintptr(load64(iov + 16*i + 8)); l > 0 {
+				if n > 0 {
+					return -EMSGSIZE // gathering a datagram from pieces: not supported
+				}
+				base, n = uintptr(load64(iov+16*i)), l
+			}
+		}
+		if name == 0 {
+			nlen = 0
+		}
+		return sysSendto(t, gp, cpu, fd, base, n, flags, name, nlen)
+	}
+	total := int64(0)
+	for i := uintptr(0); i < iovlen; i++ {
+		base, l := uintptr(load64(iov+16*i)), uintptr(load64(iov+16*i+8))
+		if l == 0 {
+			continue
+		}
+		var r int64
+		if total == 0 {
+			r = sysSendto(t, gp, cpu, fd, base, l, flags, 0, 0)
+		} else {
+			r = sockSend(s, base, l, 0, 0)
+		}
+		if r < 0 {
+			if total > 0 {
+				return total
+			}
+			return r
+		}
+		total += r
+		if uintptr(r) < l {
+			break
+		}
+	}
+	return total
+}
+
+// sysRecvmsg receives into the iovecs in order; the source address goes to msg_name; no
+// control messages (msg_controllen becomes 0).
+func sysRecvmsg(t *Thread, gp sched.GID, cpu int, fd int32, msg uintptr, flags uint32) int64 {
+	if !userRange(msg, msghdrSize, true) {
+		return -EFAULT
+	}
+	name := uintptr(load64(msg + msgName))
+	iov, iovlen := uintptr(load64(msg+msgIov)), uintptr(load64(msg+msgIovlen))
+	if iovlen > iovMax {
+		return -EMSGSIZE
+	}
+	if !userArray(iov, iovlen, 16, false) {
+		return -EFAULT
+	}
+	base, n := uintptr(0), uintptr(0)
+	for i := uintptr(0); i < iovlen && n == 0; i++ {
+		base, n = uintptr(load64(iov+16*i)), uintptr(load64(iov+16*i+8))
+	}
+	alenp := uintptr(0)
+	if name != 0 {
+		alenp = msg + msgNamelen
+	}
+	r := sysRecvfrom(t, gp, cpu, fd, base, n, flags, name, alenp)
+	if r >= 0 {
+		store64(msg+msgControllen, 0)
+		store32(msg+msgFlags, 0)
+	}
+	return r
+}
