@@ -36,6 +36,9 @@ type Network struct {
 	// Inject (for tests): an IPv4 HOST:PORT on which QEMU receives UDP datagrams and hands
 	// each to the guest's NIC as one raw Ethernet frame (see NetArgs). Implies NetUser.
 	Inject string
+	// Pcap: record every frame the NIC sends and receives into this file (pcap format, for
+	// tcpdump or Wireshark), with QEMU's filter-dump on the NIC's netdev. Needs NetUser.
+	Pcap string
 }
 
 // HostFwd forwards TCP connections to 127.0.0.1:Host on the host to port Guest of the guest.
@@ -94,6 +97,9 @@ func (n Network) Validate() error {
 	if n.Mode == NetNone && n.Inject != "" {
 		return fmt.Errorf("-netinject needs user networking, but -net none was given")
 	}
+	if n.Mode == NetNone && n.Pcap != "" {
+		return fmt.Errorf("-pcap records the NIC's frames, but -net none gives the guest no NIC")
+	}
 	seen := map[int]bool{}
 	for _, f := range n.HostFwd {
 		if _, err := ParseHostFwd(f.String()); err != nil {
@@ -119,6 +125,8 @@ func (n Network) Decide(importsNet bool, chain []string) (NetMode, string) {
 		return NetUser, "auto: -hostfwd implies user networking"
 	case n.Inject != "":
 		return NetUser, "auto: -netinject implies user networking"
+	case n.Pcap != "":
+		return NetUser, "auto: -pcap implies user networking"
 	case importsNet:
 		return NetUser, "auto: the program imports net (" + strings.Join(chain, " → ") + ")"
 	}
@@ -166,18 +174,28 @@ func NetArgs(n Network, mode NetMode, sink netip.AddrPort) []string {
 		user += fmt.Sprintf(",hostfwd=tcp:127.0.0.1:%d-:%d", f.Host, f.Guest)
 	}
 	nic := "virtio-net-pci,netdev=%s,mac=" + GuestMAC + ",disable-legacy=on,romfile="
+	var dump []string
 	inj, err := ParseInject(n.Inject)
 	if n.Inject == "" || err != nil {
-		return []string{"-netdev", user, "-device", fmt.Sprintf(nic, "n0")}
+		if n.Pcap != "" {
+			dump = []string{"-object", "filter-dump,id=pcap0,netdev=n0,file=" + qemuOptValue(n.Pcap)}
+		}
+		return append([]string{"-netdev", user, "-device", fmt.Sprintf(nic, "n0")}, dump...)
 	}
-	return []string{
+	if n.Pcap != "" { // the NIC's own hub port: injected frames are recorded too
+		dump = []string{"-object", "filter-dump,id=pcap0,netdev=hp2,file=" + qemuOptValue(n.Pcap)}
+	}
+	return append([]string{
 		"-netdev", user, "-netdev", "hubport,id=hp0,hubid=0,netdev=n0",
 		"-netdev", fmt.Sprintf("dgram,id=inj,local.type=inet,local.host=%s,local.port=%d,remote.type=inet,remote.host=%s,remote.port=%d",
 			inj.Addr(), inj.Port(), sink.Addr(), sink.Port()),
 		"-netdev", "hubport,id=hp1,hubid=0,netdev=inj",
 		"-netdev", "hubport,id=hp2,hubid=0", "-device", fmt.Sprintf(nic, "hp2"),
-	}
+	}, dump...)
 }
+
+// qemuOptValue escapes a value for QEMU's KEY=VALUE,... option syntax: a comma is doubled.
+func qemuOptValue(s string) string { return strings.ReplaceAll(s, ",", ",,") }
 
 // InjectSinkAddr is where the runner binds the sink for an inject address: the same host
 // (so QEMU's socket, bound there, can reach it), or loopback for the wildcard 0.0.0.0.
