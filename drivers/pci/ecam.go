@@ -3,10 +3,7 @@
 
 package pci
 
-import (
-	"sync/atomic"
-	"unsafe"
-)
+import "gmpos/drivers/mmio"
 
 // ECAM is the Enhanced Configuration Access Mechanism (PCIe base spec 4.0 §7.2.2): each function
 // has 4 KiB of configuration space at Base + bus<<20 | dev<<15 | fn<<12. Base is the address
@@ -14,10 +11,10 @@ import (
 // even when StartBus is not 0; the caller has mapped [Base+StartBus<<20, Base+(EndBus+1)<<20),
 // uncached. Buses outside StartBus..EndBus read as absent.
 //
-// Accesses are single, naturally aligned 32-bit loads and stores through sync/atomic, which the
-// compiler neither merges, splits, reorders nor drops; on x86-64 and arm64 they compile to one
-// plain MOV or LDR/STR — what device memory needs (ECAM must be accessed with aligned dwords or
-// smaller, §7.2.2).
+// Accesses are single, naturally aligned 32-bit loads and stores (ECAM must be accessed with
+// aligned dwords or smaller, §7.2.2) through package mmio: plain MOVs the compiler cannot drop or
+// merge. Not sync/atomic, whose stores are XCHGs on amd64: see mmio's package comment for what
+// that did to QEMU.
 type ECAM struct {
 	Base             uintptr
 	StartBus, EndBus uint8
@@ -36,15 +33,11 @@ func (e *ECAM) Read32(a Addr, off uint16) uint32 {
 	if !ok {
 		return 0xffffffff
 	}
-	return atomic.LoadUint32((*uint32)(ptr(p)))
+	return mmio.Read32(p)
 }
 
 func (e *ECAM) Write32(a Addr, off uint16, v uint32) {
 	if p, ok := e.addr(a, off); ok {
-		atomic.StoreUint32((*uint32)(ptr(p)), v)
+		mmio.Write32(p, v)
 	}
 }
-
-// ptr turns a device address into a pointer (one the garbage collector ignores: it is outside
-// the Go heap) without the conversion go vet warns about.
-func ptr(a uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&a)) }

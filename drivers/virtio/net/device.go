@@ -3,7 +3,11 @@
 
 package net
 
-import "gmpos/drivers/virtio"
+import (
+	"gmpos/drivers/virtio"
+
+	"gmpos/drivers/mmio"
+)
 
 // PCI ids of a virtio-net function (§4.1.2): the virtio vendor, and the modern device id
 // (0x1040 + type 1) or the transitional one (0x1000, subsystem device id 1). Both are driven
@@ -246,7 +250,7 @@ func (d *Device) AckInterrupt() (queue, config bool) {
 	if d.isr == 0 {
 		return false, false
 	}
-	v := virtio.Read8(d.isr)
+	v := mmio.Read8(d.isr)
 	d.stats.Interrupts++
 	if v&virtio.ISRConfig != 0 {
 		d.stats.ConfigInterrupts++

@@ -1,24 +1,32 @@
-// MMIO access to device registers: accesses the compiler cannot drop, merge or reorder.
+// Package mmio reads and writes device registers: accesses the compiler cannot drop, merge or
+// reorder, with the instructions a hypervisor can decode.
 // SPDX-License-Identifier: BSD-3-Clause
-
-package virtio
-
-import "unsafe"
-
-// Register access for device memory (the BARs' mapped addresses). Each helper is a separate,
+//
+// Register access for device memory (PCI configuration space through ECAM, the BARs' mapped
+// addresses, MSI-X tables). Each helper is a separate,
 // never-inlined function performing exactly one access of its width: the compiler cannot see
 // through the call, so it can neither drop a store it thinks dead (two writes to queue_select in
 // a row), nor merge two loads of a status register, nor move an access across another call.
-// That is the "volatile" Go lacks. Plain (non-atomic) instructions are used on purpose: device
-// memory is uncached, and a hypervisor must decode the access (a MOV, not an XCHG).
+// That is the "volatile" Go lacks.
 //
-// Ordering against normal memory (the rings) is the Queue's business (see queue.go): on x86-64
-// uncached accesses are ordered with everything (SDM Vol. 3A §12.3); on arm64 Device memory
-// accesses are ordered among themselves, and the notify store follows an atomic (LDAR) load.
+// Plain (non-atomic) instructions are used on purpose: device memory is uncached, and a
+// hypervisor must decode the access — a MOV, not the XCHG that sync/atomic's stores compile to
+// on amd64. It matters in practice: under QEMU 7.2's multi-threaded TCG, an atomic instruction
+// on MMIO cannot run in parallel, so the vCPU replays it alone (cpu_exec_step_atomic) outside
+// the RCU read section the memory-map update of a PCI configuration write expects, and QEMU
+// aborts ("rcu_read_unlock: Assertion `p_rcu_reader->depth != 0'") — seen with -smp 2 when the
+// PCI code still used atomic.StoreUint32 for ECAM and MSI-X writes.
 //
-// The virtio PCI rule for widths (§4.1.3.1): 8-bit fields with 8-bit accesses, 16-bit with
-// 16-bit, 32- and 64-bit fields with 32-bit accesses (a 64-bit field as two, low word first).
-// Write64/Read64 are for other devices' registers.
+// Ordering against normal memory (a device's rings) is the driver's business (for virtio see
+// drivers/virtio/queue.go): on x86-64 uncached accesses are ordered with everything (SDM Vol. 3A
+// §12.3); on arm64 Device memory accesses are ordered among themselves.
+//
+// Widths are the device's: virtio PCI (§4.1.3.1) wants 8-bit fields read with 8-bit accesses,
+// 16-bit with 16-bit, 32- and 64-bit fields with 32-bit accesses; PCI configuration space
+// through ECAM is read and written in dwords here.
+package mmio
+
+import "unsafe"
 
 // ptr turns an address into a pointer without go vet's unsafeptr complaint (the address is
 // device memory or pinned memory, never a Go heap object that could move).
