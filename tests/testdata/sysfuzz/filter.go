@@ -117,6 +117,11 @@ func (w *worker) rule(nr uint64, a *[6]uint64) string {
 			return "gmpos_info(3): the deliberate kernel fault (a test hook)"
 		}
 		return ""
+	case nrGmposNet:
+		if a[0] == 2 { // the kernel compares all 64 bits of the op
+			return "gmpos_net(OpAttach) would make the fuzzer the network stack"
+		}
+		return ""
 
 	// Memory: only the fuzzer's regions, and ranges every kernel must refuse.
 	case nrMmap:
@@ -496,8 +501,10 @@ func outs(nr uint64, a *[6]uint64) []out {
 		return uint64(int32(v))
 	}
 	switch nr {
-	case nrRead, nrPread64, 45 /* recvfrom */ :
+	case nrRead, nrPread64:
 		return []out{{1, a[2]}}
+	case 45: // recvfrom: the data, then the source address and its length
+		return []out{{1, a[2]}, {4, 128}, {5, 4}}
 	case nrFstat, nrStat, nrLstat:
 		return []out{{1, 144}}
 	case nrNewfstatat:
@@ -559,11 +566,15 @@ func outs(nr uint64, a *[6]uint64) []out {
 		return []out{{0, 32}}
 	case nrEpollWait, nrEpollPwait, nrEpollPwait2:
 		return []out{{1, mul(12, pos(a[2]))}}
+	case nrGmposNet:
+		if a[0] == 1 { // OpConfig fills the record even when it answers ENODEV (no NIC)
+			return []out{{1, 64}}
+		}
 	case nrGmposInfo:
 		switch uint32(a[0]) {
 		case 1:
 			return []out{{1, 16}}
-		case 2, 5, 7: // scheduler counters, per-core dispatches, interrupt statistics
+		case 2, 5, 7, 8: // scheduler counters, per-core dispatches, interrupt and network statistics
 			return []out{{1, mul(8, a[2])}}
 		case 4:
 			return []out{{1, a[2]}}

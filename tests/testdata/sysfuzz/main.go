@@ -136,6 +136,7 @@ const (
 	nrFaccessat2, nrEpollPwait2, nrFutexWaitv, nrMapShadowStack                   = 439, 441, 449, 453
 	nrFutexWake, nrFutexWait, nrFutexRequeue, nrMseal                             = 454, 455, 456, 462
 	nrGmposInfo                                                                   = 0x6d70
+	nrGmposNet                                                                    = 0x6d71
 )
 
 // Signals whose delivery the Go runtime shrugs off when the program has not asked for them
@@ -189,7 +190,8 @@ var (
 	futexOps  = []uint64{0, 1, 9, 10, 128, 129, 137, 138, 256 | 9, 256 | 137, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 14, 15, 1<<32 | 1, neg(-1)}
 	maxEvents = []uint64{1, 2, 8, 64, 65536, 65537, 0, neg(-1), 1<<32 | 1, 1 << 31, 0x15555556}
 	epTimeout = []uint64{0, 0, 1, 1, 1, neg(-1), 1000, 1<<32 | 0, 1<<32 | 1}
-	gmposReq  = []uint64{0, 1, 2, 2, 2, 3, 4, 4, 5, 5, 5, 6, 1<<32 | 2, 1<<32 | 5, neg(-1)}
+	gmposReq  = []uint64{0, 1, 2, 2, 2, 3, 4, 4, 5, 5, 5, 6, 8, 8, 1<<32 | 2, 1<<32 | 5, 1<<32 | 8, neg(-1)}
+	netOps    = []uint64{0, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 1<<32 | 4, neg(-1)}
 	rlimits   = []uint64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 1<<32 | 7, neg(-1)}
 	setsize   = []uint64{8, 8, 8, 0, 4, 16, 128, 1<<32 | 8, neg(-1)}
 )
@@ -269,6 +271,9 @@ var specs = []spec{
 	{nr: nrRseq, name: "rseq", weight: 1, args: []argKind{kPtr, kLen, kInt, kInt}},
 	{nr: nrFaccessat2, name: "faccessat2", weight: 1, args: []argKind{kFD, kPtr, kInt, kInt}},
 	{nr: nrGmposInfo, name: "gmpos_info", weight: 10, args: []argKind{kConst, kPtr, kLen}, consts: [6][]uint64{0: gmposReq}},
+	// The network stack's private call: this program is not the stack, so every op but OpConfig
+	// must fail (EPERM); OpAttach would make it the stack and is filtered.
+	{nr: nrGmposNet, name: "gmpos_net", weight: 3, args: []argKind{kConst, kPtr, kLen, kPtr, kLen, kInt}, consts: [6][]uint64{0: netOps}},
 }
 
 var (

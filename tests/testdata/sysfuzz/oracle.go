@@ -72,11 +72,15 @@ func accessed(nr uint64, a *[6]uint64, r uint64) []access {
 		if op := a[1] &^ (128 | 256); op == 0 || op == 9 {
 			return append([]access{{0, 4, false}}, nonNull(3, 16, false)...)
 		}
+	case nrGmposNet:
+		if a[0] == 1 {
+			return []access{{1, 64, true}}
+		}
 	case nrGmposInfo:
 		switch a[0] {
 		case 1:
 			return []access{{1, 16, true}}
-		case 2, 5:
+		case 2, 5, 8:
 			if a[2] > 0 {
 				return []access{{1, 8, true}}
 			}
@@ -96,6 +100,9 @@ func (f *fuzzer) unwritable(p, n uint64) bool {
 
 // oracle returns what is wrong with a successful call, or "".
 func (w *worker) oracle(nr uint64, a *[6]uint64, r uint64) string {
+	if nr == nrGmposNet && a[0] != 1 {
+		return fmt.Sprintf("gmpos_net op %#x succeeded (= %#x) for a program that is not the network stack", a[0], r)
+	}
 	for _, x := range accessed(nr, a, r) {
 		if x.n == 0 {
 			continue
