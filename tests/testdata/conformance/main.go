@@ -279,6 +279,13 @@ var errnoNames = map[syscall.Errno]string{
 	syscall.EDEADLK: "EDEADLK", syscall.ENAMETOOLONG: "ENAMETOOLONG", syscall.ENOSYS: "ENOSYS",
 	syscall.ELOOP: "ELOOP", syscall.EOVERFLOW: "EOVERFLOW", syscall.EOPNOTSUPP: "EOPNOTSUPP",
 	syscall.ETIMEDOUT: "ETIMEDOUT", syscall.EBADFD: "EBADFD",
+	syscall.ENOTSOCK: "ENOTSOCK", syscall.EDESTADDRREQ: "EDESTADDRREQ", syscall.EMSGSIZE: "EMSGSIZE",
+	syscall.EPROTOTYPE: "EPROTOTYPE", syscall.ENOPROTOOPT: "ENOPROTOOPT", syscall.EPROTONOSUPPORT: "EPROTONOSUPPORT",
+	syscall.ESOCKTNOSUPPORT: "ESOCKTNOSUPPORT", syscall.EAFNOSUPPORT: "EAFNOSUPPORT", syscall.EADDRINUSE: "EADDRINUSE",
+	syscall.EADDRNOTAVAIL: "EADDRNOTAVAIL", syscall.ENETUNREACH: "ENETUNREACH", syscall.ECONNABORTED: "ECONNABORTED",
+	syscall.ECONNRESET: "ECONNRESET", syscall.ENOBUFS: "ENOBUFS", syscall.EISCONN: "EISCONN", syscall.ENOTCONN: "ENOTCONN",
+	syscall.ECONNREFUSED: "ECONNREFUSED", syscall.EALREADY: "EALREADY", syscall.EINPROGRESS: "EINPROGRESS",
+	syscall.EPIPE: "EPIPE", syscall.EPROTO: "EPROTO",
 }
 
 func ename(e syscall.Errno) string {
@@ -432,6 +439,20 @@ func main() {
 	eventfdCases()
 	epollCases()
 	miscCases()
+	socketCases()
+	bindCases()
+	connectCases()
+	listenCases()
+	acceptCases()
+	sockNameCases()
+	setsockoptCases()
+	getsockoptCases()
+	shutdownCases()
+	sendCases()
+	recvCases()
+	sendmsgCases()
+	recvmsgCases()
+	iovCases()
 	fmt.Printf("done\t%d\n", ncases)
 }
 
