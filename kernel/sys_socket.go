@@ -34,15 +34,34 @@ func sockFD(fd int32) (*socket, *file, int, int64) {
 	return sockOf(f), f, fi, 0
 }
 
-// sysSocket creates a socket: AF_INET stream (TCP) or datagram (UDP). Every other family is
-// EAFNOSUPPORT — for AF_INET6 that makes Go's net use IPv4 alone (ipStackCapabilities). The
-// stack makes its endpoint asynchronously (Go calls socket with RawSyscall: the caller keeps
-// its P, and on GOMAXPROCS=1 the stack could not run to answer a round trip).
-func sysSocket(t *Thread, gp sched.GID, cpu int, domain, typ, proto int32) int64 {
+// Limits of socket(2)'s arguments (linux/socket.h AF_MAX, linux/net.h SOCK_MAX,
+// linux/in.h IPPROTO_MAX).
+const (
+	afMax      = 46
+	sockMax    = 11
+	ipprotoMax = 263
+)
+
+// sockCreateCheck is socket(2)'s argument checks in Linux's order (__sys_socket,
+// __sock_create, inet_create): the flags in type, the family's range, the type's range, the
+// family, the protocol's range, then the type and the protocol. 0: an AF_INET stream (TCP) or
+// datagram (UDP) socket can be made. Every family but AF_INET is EAFNOSUPPORT — for AF_INET6
+// that makes Go's net use IPv4 alone (ipStackCapabilities) — and so is AF_INET while no stack
+// is attached.
+func sockCreateCheck(domain, typ, proto int32) int64 {
+	if typ&^(0xf|sockNonblock|sockCloexec) != 0 {
+		return -EINVAL
+	}
+	if domain < 0 || domain >= afMax {
+		return -EAFNOSUPPORT
+	}
+	if typ&0xf >= sockMax {
+		return -EINVAL
+	}
 	if domain != afInet || !netsvc.attached {
 		return -EAFNOSUPPORT
 	}
-	if typ&^(0xf|sockNonblock|sockCloexec) != 0 {
+	if proto < 0 || proto >= ipprotoMax {
 		return -EINVAL
 	}
 	switch typ & 0xf {
@@ -56,6 +75,16 @@ func sysSocket(t *Thread, gp sched.GID, cpu int, domain, typ, proto int32) int64
 		}
 	default:
 		return -ESOCKTNOSUPPORT
+	}
+	return 0
+}
+
+// sysSocket creates a socket: AF_INET stream (TCP) or datagram (UDP). The stack makes its
+// endpoint asynchronously (Go calls socket with RawSyscall: the caller keeps its P, and on
+// GOMAXPROCS=1 the stack could not run to answer a round trip).
+func sysSocket(t *Thread, gp sched.GID, cpu int, domain, typ, proto int32) int64 {
+	if e := sockCreateCheck(domain, typ, proto); e != 0 {
+		return e
 	}
 	s, e := sockAlloc(uint8(typ & 0xf))
 	if s == nil {
@@ -75,6 +104,22 @@ func sysSocket(t *Thread, gp sched.GID, cpu int, domain, typ, proto int32) int64
 	s.file = int32(fi)
 	ev.args[0], ev.args[1] = uint64(typ&0xf), uint64(proto)
 	return fd
+}
+
+// sysSocketpair (__sys_socketpair) checks the flags, writes the two fds it reserved to sv, and
+// then creates the first socket; AF_INET has no socketpair (sock_no_socketpair: EOPNOTSUPP),
+// and there is no other family yet. The fds are never reserved here, so sv is only checked.
+func sysSocketpair(domain, typ, proto int32, sv uintptr) int64 {
+	if typ&^(0xf|sockNonblock|sockCloexec) != 0 {
+		return -EINVAL
+	}
+	if !userRange(sv, 8, true) {
+		return -EFAULT
+	}
+	if e := sockCreateCheck(domain, typ, proto); e != 0 {
+		return e
+	}
+	return -EOPNOTSUPP
 }
 
 // sockaddrIn checks a sockaddr the program passes in: long enough for sockaddr_in, AF_INET.

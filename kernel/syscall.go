@@ -82,7 +82,7 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 	case nrSocket:
 		r = sysSocket(t, gp, cpu, fd0, int32(a[1]), int32(a[2]))
 	case nrSocketpair:
-		r = -EAFNOSUPPORT // AF_UNIX is not there yet; AF_INET has no socketpair
+		r = sysSocketpair(fd0, int32(a[1]), int32(a[2]), uintptr(a[3]))
 	case nrBind:
 		r = sysBind(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]))
 	case nrListen:
