@@ -31,6 +31,7 @@ const (
 	sockDgram    = 2
 	sockNonblock = oNonblock
 	sockCloexec  = oCloexec
+	afUnspec     = 0
 	afInet       = 2
 	afInet6      = 10
 )

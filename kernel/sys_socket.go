@@ -122,24 +122,41 @@ func sysSocketpair(domain, typ, proto int32, sv uintptr) int64 {
 	return -EOPNOTSUPP
 }
 
-// sockaddrIn checks a sockaddr the program passes in: long enough for sockaddr_in, AF_INET.
-func sockaddrIn(addr, alen uintptr) int64 {
-	if int32(alen) < 0 || alen > 128 {
-		return -EINVAL
+// sockaddrStorage is sizeof(struct sockaddr_storage): the longest address a call takes.
+const sockaddrStorage = 128
+
+// sockaddrCopy checks a sockaddr the program passes in as move_addr_to_kernel does, whatever
+// the socket: the length is an int of at most sockaddrStorage (EINVAL) and every byte of it
+// must be readable (EFAULT). It returns the length.
+func sockaddrCopy(addr, alen uintptr) (uintptr, int64) {
+	n := int32(alen)
+	if n < 0 || n > sockaddrStorage {
+		return 0, -EINVAL
 	}
-	if alen < 2 || !userRange(addr, alen, false) {
-		if alen < 2 {
-			return -EINVAL
-		}
-		return -EFAULT
+	if n > 0 && !userRange(addr, uintptr(n), false) {
+		return 0, -EFAULT
 	}
-	if fam := uint16(userBytes(addr, 2)[0]) | uint16(userBytes(addr, 2)[1])<<8; fam != afInet {
-		return -EAFNOSUPPORT
+	return uintptr(n), 0
+}
+
+// sockaddrFamily is the family of a copied sockaddr of at least 2 bytes.
+func sockaddrFamily(addr uintptr) uint16 {
+	b := userBytes(addr, 2)
+	return uint16(b[0]) | uint16(b[1])<<8
+}
+
+// sockaddrIn reads a copied sockaddr of n bytes as the AF_INET protocols do (inet_bind,
+// tcp_v4_connect, ip4_datagram_connect, udp_sendmsg): shorter than a sockaddr_in is EINVAL,
+// before the family is looked at. It returns the family as given and the address in sa, with
+// the family set to AF_INET for the stack (AF_UNSPEC is AF_INET to bind and udp_sendmsg).
+func sockaddrIn(addr, n uintptr, sa *[sockaddrInLen]byte) (uint16, int64) {
+	if n < sockaddrInLen {
+		return 0, -EINVAL
 	}
-	if alen < sockaddrInLen {
-		return -EINVAL
-	}
-	return 0
+	copy(sa[:], userBytes(addr, sockaddrInLen))
+	fam := uint16(sa[0]) | uint16(sa[1])<<8
+	sa[0], sa[1] = afInet, 0
+	return fam, 0
 }
 
 // sockRequest starts a round trip about socket s carrying the sockaddr or value at p, n.
@@ -158,15 +175,26 @@ func sockRequest(t *Thread, gp sched.GID, cpu int, op uint16, s *socket, p, n ui
 	return r, ev, 0
 }
 
+// sysBind: the fd (sockfd_lookup_light), the address (move_addr_to_kernel), then inet_bind's
+// checks; AF_UNSPEC is taken for AF_INET with INADDR_ANY only (__inet_bind).
 func sysBind(t *Thread, gp sched.GID, cpu int, fd int32, addr, alen uintptr) int64 {
 	s, _, _, e := sockFD(fd)
 	if s == nil {
 		return e
 	}
-	if e := sockaddrIn(addr, alen); e != 0 {
+	n, e := sockaddrCopy(addr, alen)
+	if e != 0 {
 		return e
 	}
-	_, _, e = sockRequest(t, gp, cpu, netabi.ReqBind, s, addr, min(alen, sockaddrInLen))
+	var sa [sockaddrInLen]byte
+	fam, e := sockaddrIn(addr, n, &sa)
+	if e != 0 {
+		return e
+	}
+	if fam != afInet && (fam != afUnspec || le32(sa[4:]) != 0) {
+		return -EAFNOSUPPORT
+	}
+	_, _, e = sockRequest(t, gp, cpu, netabi.ReqBind, s, ptrOf(&sa[0]), sockaddrInLen)
 	return e
 }
 
@@ -195,47 +223,56 @@ const maxBacklog = 128
 // state (StConnected, or StErr); a second connect while it is under way is EALREADY, and the
 // blocking one's second run returns how it ended. A datagram connect is a round trip: the stack
 // binds the socket and records its addresses before answering.
+//
+// The checks are Linux's, in its order: the fd (EBADF), the address (move_addr_to_kernel), the
+// socket (ENOTSOCK), the address's family field (inet_stream_connect, inet_dgram_connect), the
+// socket's state, then the address as AF_INET (tcp_v4_connect, ip4_datagram_connect). AF_UNSPEC,
+// which on Linux dissolves the association, is not supported.
 func sysConnect(t *Thread, gp sched.GID, cpu int, fd int32, addr, alen uintptr) int64 {
-	s, f, fi, e := sockFD(fd)
-	if s == nil {
+	f, fi := fdFile(fd)
+	if f == nil {
+		return -EBADF
+	}
+	if f.kind == kindSocket && sockOf(f).connectWait {
+		return sockConnectWait(t, gp, cpu, sockOf(f), fi) // a blocking connect's second run
+	}
+	n, e := sockaddrCopy(addr, alen)
+	if e != 0 {
 		return e
 	}
+	if f.kind != kindSocket {
+		return -ENOTSOCK
+	}
+	s := sockOf(f)
+	if n < 2 {
+		return -EINVAL
+	}
+	if sockaddrFamily(addr) == afUnspec {
+		return -EAFNOSUPPORT
+	}
 	if s.typ == sockStream && s.connecting {
-		wait := s.connectWait
-		s.connectWait = false
-		if s.err != 0 {
-			s.connecting = false
-			return sockRecvErr(s)
-		}
-		if s.st&netabi.StConnected != 0 {
-			s.connecting = false
-			if wait {
-				return 0
-			}
-			return -EISCONN
-		}
-		if wait {
-			s.connectWait = true
-			waitFileEvent(t, gp, cpu, fi, epollOut|epollErr|epollHup)
-			return 0
-		}
-		return -EALREADY
+		return sockConnectWait(t, gp, cpu, s, fi)
 	}
 	if s.typ == sockStream && (s.st&netabi.StConnected != 0 || s.listening) {
 		return -EISCONN
 	}
-	if e := sockaddrIn(addr, alen); e != 0 {
+	var sa [sockaddrInLen]byte
+	fam, e := sockaddrIn(addr, n, &sa)
+	if e != 0 {
 		return e
 	}
+	if fam != afInet {
+		return -EAFNOSUPPORT
+	}
 	if s.typ == sockDgram {
-		_, _, e = sockRequest(t, gp, cpu, netabi.ReqConnect, s, addr, min(alen, sockaddrInLen))
+		_, _, e = sockRequest(t, gp, cpu, netabi.ReqConnect, s, ptrOf(&sa[0]), sockaddrInLen)
 		return e
 	}
 	ev := netAsync(netabi.ReqConnect, s)
 	if ev == nil {
 		return -ENOBUFS
 	}
-	copy(ev.data[:sockaddrInLen], userBytes(addr, sockaddrInLen))
+	copy(ev.data[:sockaddrInLen], sa[:])
 	ev.n = sockaddrInLen
 	s.connecting = true
 	if f.flags&oNonblock == 0 {
@@ -244,6 +281,30 @@ func sysConnect(t *Thread, gp sched.GID, cpu int, fd int32, addr, alen uintptr) 
 		return 0
 	}
 	return -EINPROGRESS
+}
+
+// sockConnectWait is connect on a stream socket whose connect is under way: how it ended, or
+// EALREADY, or (blocking) another wait for it to end.
+func sockConnectWait(t *Thread, gp sched.GID, cpu int, s *socket, fi int) int64 {
+	wait := s.connectWait
+	s.connectWait = false
+	if s.err != 0 {
+		s.connecting = false
+		return sockRecvErr(s)
+	}
+	if s.st&netabi.StConnected != 0 {
+		s.connecting = false
+		if wait {
+			return 0
+		}
+		return -EISCONN
+	}
+	if wait {
+		s.connectWait = true
+		waitFileEvent(t, gp, cpu, fi, epollOut|epollErr|epollHup)
+		return 0
+	}
+	return -EALREADY
 }
 
 // sysAccept4 takes a connection from the listener's accept queue, which the stack fills
@@ -424,19 +485,30 @@ func sysShutdown(t *Thread, gp sched.GID, cpu int, fd int32, how int32) int64 {
 	return 0
 }
 
-// sysSendto is write with flags and, for datagrams, a destination.
+// sysSendto is write with flags and, for datagrams, a destination. An address is checked
+// whatever the socket (move_addr_to_kernel); a stream socket then ignores it, as TCP does.
 func sysSendto(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr, flags uint32, addr, alen uintptr) int64 {
 	s, f, fi, e := sockFD(fd)
 	if s == nil {
 		return e
 	}
-	if addr != 0 && s.typ == sockDgram {
-		if e := sockaddrIn(addr, alen); e != 0 {
+	if addr != 0 {
+		if alen, e = sockaddrCopy(addr, alen); e != 0 {
 			return e
 		}
-		alen = min(alen, sockaddrInLen)
+	}
+	var sa [sockaddrInLen]byte
+	if addr != 0 && s.typ == sockDgram {
+		fam, e := sockaddrIn(addr, alen, &sa)
+		if e != 0 {
+			return e
+		}
+		if fam != afInet {
+			return -EAFNOSUPPORT
+		}
+		addr, alen = ptrOf(&sa[0]), sockaddrInLen
 	} else {
-		addr, alen = 0, 0 // a stream socket ignores the address, as TCP does
+		addr, alen = 0, 0
 	}
 	r := sockSend(s, buf, min(n, maxRWCount), addr, alen)
 	if r == -EAGAIN && f.flags&oNonblock == 0 && flags&msgDontwait == 0 {
