@@ -283,8 +283,9 @@ func sysConnect(t *Thread, gp sched.GID, cpu int, fd int32, addr, alen uintptr) 
 	return -EINPROGRESS
 }
 
-// sockConnectWait is connect on a stream socket whose connect is under way: how it ended, or
-// EALREADY, or (blocking) another wait for it to end.
+// sockConnectWait is connect on a stream socket whose connect is under way: how it ended (as
+// __inet_stream_connect reports it to the first connect after a non-blocking one: 0 or the
+// error), or EALREADY, or (blocking) another wait for it to end.
 func sockConnectWait(t *Thread, gp sched.GID, cpu int, s *socket, fi int) int64 {
 	wait := s.connectWait
 	s.connectWait = false
@@ -293,11 +294,8 @@ func sockConnectWait(t *Thread, gp sched.GID, cpu int, s *socket, fi int) int64 
 		return sockRecvErr(s)
 	}
 	if s.st&netabi.StConnected != 0 {
-		s.connecting = false
-		if wait {
-			return 0
-		}
-		return -EISCONN
+		s.connecting = false // the first connect to see it succeed says 0, later ones EISCONN
+		return 0
 	}
 	if wait {
 		s.connectWait = true
