@@ -15,6 +15,7 @@ func sockOf(f *file) *socket { return &sockets[f.priv] }
 
 // Message flags (include/linux/socket.h) that gmpos honours.
 const (
+	msgOob      = 0x1
 	msgPeek     = 0x2
 	msgTrunc    = 0x20
 	msgDontwait = 0x40

@@ -495,24 +495,49 @@ func sysSendto(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr, flags
 			return e
 		}
 	}
+	n = min(n, maxRWCount)
 	var sa [sockaddrInLen]byte
-	if addr != 0 && s.typ == sockDgram {
-		fam, e := sockaddrIn(addr, alen, &sa)
-		if e != 0 {
+	if s.typ == sockDgram {
+		if e := udpSendCheck(n, flags, addr, alen, &sa); e != 0 {
 			return e
 		}
-		if fam != afInet {
-			return -EAFNOSUPPORT
-		}
+	}
+	if addr != 0 && s.typ == sockDgram {
 		addr, alen = ptrOf(&sa[0]), sockaddrInLen
 	} else {
 		addr, alen = 0, 0
 	}
-	r := sockSend(s, buf, min(n, maxRWCount), addr, alen)
+	r := sockSend(s, buf, n, addr, alen)
 	if r == -EAGAIN && f.flags&oNonblock == 0 && flags&msgDontwait == 0 {
 		waitFileEvent(t, gp, cpu, fi, epollOut|epollErr|epollHup)
 	}
 	return r
+}
+
+// udpSendCheck is udp_sendmsg's checks before it looks at the data: the length, MSG_OOB, then
+// the destination if there is one (a copied sockaddr of alen bytes at addr): short or port 0 is
+// EINVAL, a family but AF_INET or AF_UNSPEC is EAFNOSUPPORT. The destination goes to sa.
+func udpSendCheck(n uintptr, flags uint32, addr, alen uintptr, sa *[sockaddrInLen]byte) int64 {
+	if n > 0xffff {
+		return -EMSGSIZE
+	}
+	if flags&msgOob != 0 {
+		return -EOPNOTSUPP
+	}
+	if addr == 0 {
+		return 0
+	}
+	fam, e := sockaddrIn(addr, alen, sa)
+	if e != 0 {
+		return e
+	}
+	if fam != afInet && fam != afUnspec {
+		return -EAFNOSUPPORT
+	}
+	if sa[2] == 0 && sa[3] == 0 {
+		return -EINVAL
+	}
+	return 0
 }
 
 // sysRecvfrom is read with flags and the source's address.
