@@ -23,7 +23,12 @@ const (
 	msgNosignal = 0x4000
 )
 
+// A read of nothing succeeds before the protocol is asked (sock_read_iter: "match SYS5
+// behaviour"); a write of nothing goes to the protocol (sock_write_iter).
 func (socketFile) read(f *file, buf, n uintptr) int64 {
+	if n == 0 {
+		return 0
+	}
 	return sockRecv(sockOf(f), buf, n, 0, 0, 0)
 }
 
@@ -160,7 +165,10 @@ func sockSend(s *socket, buf, n uintptr, addr, alen uintptr) int64 {
 		if s.connecting {
 			return -EAGAIN
 		}
-		return -ENOTCONN
+		return -EPIPE // never connected, or listening: sk_stream_wait_connect
+	}
+	if n == 0 {
+		return 0
 	}
 	c := min(uint64(n), s.tx.space())
 	if c == 0 {

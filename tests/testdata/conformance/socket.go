@@ -902,6 +902,8 @@ func sendCases() {
 	p("sendto/unconnected,addr=unmapped", st(tcp, d, 5, msgNosignal, unmapped, 16))
 	p("sendto/unconnected,addrlen=-1", st(tcp, d, 5, msgNosignal, sin(lport, loopback), neg1))
 	p("write/socket,unconnected", num(sys(sysWrite, tcp, d, 5)))
+	p("write/socket,unconnected,len=0", num(sys(sysWrite, tcp, d, 0)))
+	p("read/socket,unconnected,len=0", num(sys(sysRead, tcp, d, 0)))
 	sys(sysClose, tcp)
 	p("sendto/listener", st(lfd, d, 5, msgNosignal, 0, 0))
 	p("write/socket,listener", num(sys(sysWrite, lfd, d, 5)))
