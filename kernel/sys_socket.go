@@ -485,7 +485,13 @@ func sysShutdown(t *Thread, gp sched.GID, cpu int, fd int32, how int32) int64 {
 
 // sysSendto is write with flags and, for datagrams, a destination. An address is checked
 // whatever the socket (move_addr_to_kernel); a stream socket then ignores it, as TCP does.
+//
+// The buffer's range is checked first, before the fd (import_ubuf), as recvfrom's is.
 func sysSendto(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr, flags uint32, addr, alen uintptr) int64 {
+	n = min(n, maxRWCount)
+	if !accessOK(buf, n) {
+		return -EFAULT
+	}
 	s, f, fi, e := sockFD(fd)
 	if s == nil {
 		return e
@@ -495,7 +501,6 @@ func sysSendto(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr, flags
 			return e
 		}
 	}
-	n = min(n, maxRWCount)
 	var sa [sockaddrInLen]byte
 	if s.typ == sockDgram {
 		if e := udpSendCheck(n, flags, addr, alen, &sa); e != 0 {
@@ -542,6 +547,10 @@ func udpSendCheck(n uintptr, flags uint32, addr, alen uintptr, sa *[sockaddrInLe
 
 // sysRecvfrom is read with flags and the source's address.
 func sysRecvfrom(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr, flags uint32, addr, alenp uintptr) int64 {
+	n = min(n, maxRWCount)
+	if !accessOK(buf, n) {
+		return -EFAULT
+	}
 	s, f, fi, e := sockFD(fd)
 	if s == nil {
 		return e
@@ -549,7 +558,7 @@ func sysRecvfrom(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr, fla
 	if addr == 0 {
 		alenp = 0
 	}
-	r := sockRecv(s, buf, min(n, maxRWCount), flags, addr, alenp)
+	r := sockRecv(s, buf, n, flags, addr, alenp)
 	if r == -EAGAIN && f.flags&oNonblock == 0 && flags&msgDontwait == 0 {
 		waitFileEvent(t, gp, cpu, fi, epollIn|epollErr|epollHup)
 	}
