@@ -53,8 +53,10 @@ func sockRecv(s *socket, buf, n uintptr, flags uint32, addr, alenp uintptr) int6
 		if c > 0 && !userRange(buf, c, true) {
 			return -EFAULT
 		}
-		if alenp != 0 && !sockPutAddr(addr, alenp, h[8:8+alen]) {
-			return -EFAULT
+		if alenp != 0 {
+			if e := sockPutAddr(addr, alenp, h[8:8+alen]); e != 0 {
+				return e
+			}
 		}
 		s.rx.readAt(s.rx.head+dgramHdr, buf, uint64(c))
 		if flags&msgPeek == 0 {
@@ -80,8 +82,10 @@ func sockRecv(s *socket, buf, n uintptr, flags uint32, addr, alenp uintptr) int6
 	if c > 0 && !userRange(buf, uintptr(c), true) {
 		return -EFAULT
 	}
-	if alenp != 0 && !sockPutAddr(addr, alenp, nil) {
-		return -EFAULT
+	if alenp != 0 {
+		if e := sockPutAddr(addr, alenp, nil); e != 0 {
+			return e
+		}
 	}
 	s.rx.readAt(s.rx.head, buf, c)
 	if flags&msgPeek == 0 {
@@ -112,25 +116,28 @@ func sockRxRoom(s *socket) {
 	}
 }
 
-// sockPutAddr copies a sockaddr to a recvfrom-style address buffer: at most *alenp bytes,
-// then the real length to *alenp. false: a bad pointer.
-func sockPutAddr(addr, alenp uintptr, sa []byte) bool {
+// sockPutAddr copies a sockaddr to a recvfrom-style address buffer as move_addr_to_user does:
+// at most *alenp bytes (a negative *alenp is EINVAL), then the real length to *alenp; a bad
+// pointer is EFAULT.
+func sockPutAddr(addr, alenp uintptr, sa []byte) int64 {
 	if !userRange(alenp, 4, true) {
-		return false
+		return -EFAULT
 	}
-	room := uintptr(load32(alenp))
-	if int32(room) < 0 {
-		return false
+	room := int32(load32(alenp))
+	if room > int32(len(sa)) {
+		room = int32(len(sa))
 	}
-	c := min(room, uintptr(len(sa)))
-	if c > 0 {
-		if !userRange(addr, c, true) {
-			return false
+	if room < 0 {
+		return -EINVAL
+	}
+	if room > 0 {
+		if !userRange(addr, uintptr(room), true) {
+			return -EFAULT
 		}
-		copyOut(addr, sa[:c])
+		copyOut(addr, sa[:room])
 	}
 	store32(alenp, uint32(len(sa)))
-	return true
+	return 0
 }
 
 // sockSend appends n bytes at buf (stream: as many as fit; dgram: one datagram to addr, or to

@@ -327,8 +327,10 @@ func sysAccept4(t *Thread, gp sched.GID, cpu int, fd int32, addr, alenp uintptr,
 		return 0
 	}
 	c := &sockets[s.acceptHead-1]
-	if addr != 0 && !sockPutAddr(addr, alenp, c.peer[:c.peerLen]) {
-		return -EFAULT
+	if addr != 0 {
+		if e := sockPutAddr(addr, alenp, c.peer[:c.peerLen]); e != 0 {
+			return e
+		}
 	}
 	nfd := openFile(kindSocket, oRdwr|uint32(flags), uint64(c.slot()))
 	if nfd < 0 {
@@ -361,10 +363,7 @@ func sysSockName(t *Thread, gp sched.GID, cpu int, fd int32, addr, alenp uintptr
 		var any = [sockaddrInLen]byte{0: afInet} // unbound: 0.0.0.0 port 0
 		sa = any[:]
 	}
-	if !sockPutAddr(addr, alenp, sa) {
-		return -EFAULT
-	}
-	return 0
+	return sockPutAddr(addr, alenp, sa)
 }
 
 // sysSetsockopt checks the option as Linux does (netabi.CheckSockopt: level, name, length,
