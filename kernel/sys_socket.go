@@ -307,17 +307,27 @@ func sockConnectWait(t *Thread, gp sched.GID, cpu int, s *socket, fi int) int64 
 
 // sysAccept4 takes a connection from the listener's accept queue, which the stack fills
 // (OpAccepted): no round trip. An empty queue is EAGAIN, or, blocking, a wait for the listener
-// to become readable.
+// to become readable. The checks are Linux's, in its order (__sys_accept4, do_accept,
+// inet_csk_accept): the fd, the flags, the socket, the protocol (UDP has no accept), the state;
+// the peer's address is copied out only once there is a connection (move_addr_to_user). A
+// connection whose address cannot be copied out stays queued (Linux drops it).
 func sysAccept4(t *Thread, gp sched.GID, cpu int, fd int32, addr, alenp uintptr, flags int32) int64 {
-	s, f, fi, e := sockFD(fd)
-	if s == nil {
-		return e
+	f, fi := fdFile(fd)
+	if f == nil {
+		return -EBADF
 	}
-	if flags&^(sockNonblock|sockCloexec) != 0 || !s.listening {
+	if flags&^(sockNonblock|sockCloexec) != 0 {
 		return -EINVAL
 	}
-	if addr != 0 && !userRange(alenp, 4, true) {
-		return -EFAULT
+	if f.kind != kindSocket {
+		return -ENOTSOCK
+	}
+	s := sockOf(f)
+	if s.typ == sockDgram {
+		return -EOPNOTSUPP
+	}
+	if !s.listening {
+		return -EINVAL
 	}
 	if s.acceptN == 0 {
 		if f.flags&oNonblock != 0 {
