@@ -90,7 +90,7 @@ func CheckSockopt(level, name int32, v []byte, dgram bool) uintptr {
 				return errEINVAL
 			}
 		case TCPMaxseg:
-			if x != 0 && (x < 88 || x > 65535) { // TCP_MIN_MSS, MAX_TCP_WINDOW's 16 bits
+			if x != 0 && (x < 88 || x > 32767) { // TCP_MIN_MSS, MAX_TCP_WINDOW
 				return errEINVAL
 			}
 		}
