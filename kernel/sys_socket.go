@@ -376,20 +376,24 @@ func sysSockName(t *Thread, gp sched.GID, cpu int, fd int32, addr, alenp uintptr
 	return sockPutAddr(addr, alenp, sa)
 }
 
-// sysSetsockopt checks the option as Linux does (netabi.CheckSockopt: level, name, length,
-// value range) and passes it on without waiting: Go sets several options on every socket it
-// makes, and each round trip would cost a context switch or two.
-func sysSetsockopt(t *Thread, gp sched.GID, cpu int, fd int32, level, name int32, val, n uintptr) int64 {
+// sysSetsockopt checks the option as Linux does and passes it on without waiting: Go sets
+// several options on every socket it makes, and each round trip would cost a context switch or
+// two. The checks: the length is an int (negative: EINVAL); then exactly the bytes Linux reads
+// before it looks at the option (netabi.SockoptSpan: EINVAL or ENOPROTOOPT before reading,
+// EFAULT if they cannot be read); then the option and its value (netabi.CheckSockopt).
+func sysSetsockopt(t *Thread, gp sched.GID, cpu int, fd int32, level, name int32, val, optlen uintptr) int64 {
 	s, _, _, e := sockFD(fd)
 	if s == nil {
 		return e
 	}
-	if int32(n) < 0 {
+	if int32(optlen) < 0 {
 		return -EINVAL
 	}
-	if n > netabi.MaxData {
-		n = netabi.MaxData // every option the stack knows is shorter; Linux reads what it needs
+	span, errno := netabi.SockoptSpan(level, name, int32(optlen), s.typ == sockDgram)
+	if errno != 0 {
+		return -int64(errno)
 	}
+	n := uintptr(span) // ≤ MaxData
 	if n > 0 && !userRange(val, n, false) {
 		return -EFAULT
 	}

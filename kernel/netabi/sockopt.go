@@ -45,15 +45,77 @@ const (
 	IPDropMembership = 36
 )
 
-// Linux's errno values for what CheckSockopt refuses (asm-generic/errno-base.h, errno.h).
+// Linux's errno values for what SockoptSpan and CheckSockopt refuse (asm-generic/errno-base.h,
+// errno.h).
 const (
 	errEINVAL      = 22
+	errEPROTO      = 71
 	errENOPROTOOPT = 92
 )
 
+// SolUDP is the UDP level (linux/udp.h SOL_UDP): it has options, gmpos's stack none.
+const SolUDP = 17
+
+// SockoptSpan is what setsockopt(level, name, _, optlen) on a socket (dgram: SOCK_DGRAM) reads
+// of the option's value before it looks at the option itself: how many bytes (n; EFAULT if they
+// cannot be read), or Linux's errno for what it refuses before reading anything. The kernel
+// copies exactly these n bytes and checks them with CheckSockopt, so that a length or a pointer
+// Linux would not look at makes no difference. Linux's readers: sk_setsockopt (an int, then
+// struct linger), do_tcp_setsockopt (an int), udp_lib_setsockopt (an int), do_ip_setsockopt (an
+// int or one byte for the int options, struct in_addr/ip_mreq/ip_mreqn for the multicast ones).
+// optlen is ≥ 0 (a negative one is EINVAL before this).
+func SockoptSpan(level, name, optlen int32, dgram bool) (n int32, errno uintptr) {
+	switch {
+	case level == SolSocket, level == IPProtoTCP && !dgram, level == SolUDP && dgram:
+		if optlen < 4 {
+			return 0, errEINVAL
+		}
+		if level == SolSocket && name == SoLinger && optlen >= 8 {
+			return 8, 0
+		}
+		return 4, 0
+	case level == IPProtoIP:
+		switch name {
+		case IPMulticastIf:
+			if !dgram || optlen < 4 {
+				return 0, errEINVAL
+			}
+			return min(optlen/4*4, 12), 0 // in_addr, ip_mreq or ip_mreqn
+		case IPAddMembership, IPDropMembership:
+			if !dgram {
+				return 0, errEPROTO
+			}
+			if optlen < 8 {
+				return 0, errEINVAL
+			}
+			return min(optlen/4*4, 12), 0 // ip_mreq or ip_mreqn
+		}
+		if ipIntOpt(name) {
+			switch {
+			case optlen >= 4:
+				return 4, 0
+			case optlen >= 1:
+				return 1, 0
+			}
+			return 0, 0
+		}
+	}
+	return 0, errENOPROTOOPT // tcp and udp hand other levels to ip_setsockopt, which knows SOL_IP
+}
+
+// ipIntOpt reports the SOL_IP options whose value do_ip_setsockopt reads as an int or a byte
+// before anything else (IP_TOS, IP_TTL, IP_HDRINCL, ... IP_LOCAL_PORT_RANGE).
+func ipIntOpt(name int32) bool {
+	switch name {
+	case 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 15, 18, 19, 20, 21, 22, 23, 24, 25, 26, 33, 34, 49, 50, 51:
+		return true
+	}
+	return false
+}
+
 // CheckSockopt checks setsockopt(level, name, v) on a socket (dgram: SOCK_DGRAM) and returns 0
 // or Linux's errno: ENOPROTOOPT for an option the stack does not carry out, EINVAL for a value
-// Linux refuses.
+// Linux refuses. v is what SockoptSpan says Linux reads.
 func CheckSockopt(level, name int32, v []byte, dgram bool) uintptr {
 	switch level {
 	case SolSocket:
@@ -121,11 +183,14 @@ func CheckSockopt(level, name int32, v []byte, dgram bool) uintptr {
 			}
 			return 0
 		case IPMulticastIf:
-			if len(v) < 4 { // struct in_addr
+			if len(v) < 4 || !dgram { // struct in_addr; SOCK_STREAM is EINVAL
 				return errEINVAL
 			}
 			return 0
 		case IPAddMembership, IPDropMembership:
+			if !dgram {
+				return errEPROTO // not on a connection-oriented socket
+			}
 			if len(v) < 8 { // struct ip_mreq
 				return errEINVAL
 			}
