@@ -411,11 +411,18 @@ func sysSetsockopt(t *Thread, gp sched.GID, cpu int, fd int32, level, name int32
 }
 
 // sysGetsockopt: SO_ERROR, SO_TYPE, SO_DOMAIN, SO_PROTOCOL and SO_ACCEPTCONN are the kernel's;
-// the rest are the stack's.
+// the rest are the stack's. A level neither TCP nor UDP knows goes to ip_getsockopt on Linux,
+// which knows only SOL_IP: EOPNOTSUPP, before optlen is read.
 func sysGetsockopt(t *Thread, gp sched.GID, cpu int, fd int32, level, name int32, val, lenp uintptr) int64 {
 	s, _, _, e := sockFD(fd)
 	if s == nil {
 		return e
+	}
+	switch {
+	case level == netabi.SolSocket, level == netabi.IPProtoIP:
+	case level == netabi.IPProtoTCP && s.typ == sockStream, level == netabi.SolUDP && s.typ == sockDgram:
+	default:
+		return -EOPNOTSUPP
 	}
 	if !userRange(lenp, 4, true) {
 		return -EFAULT
