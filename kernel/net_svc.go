@@ -284,27 +284,32 @@ func netFinish(r *netRequest, result int64, p, n uintptr) int64 {
 			s.listening = true
 		}
 	case netabi.ReqGetsockopt:
-		if result == 0 {
-			netCopyAddr(r, p, n)
+		if result == 0 && !netCopyAddr(r, p, n) {
+			result = -EFAULT
 		}
 	}
 	return result
 }
 
 // netCopyAddr copies a reply's payload to the caller's buffer as Linux copies a sockaddr or an
-// option value out (move_addr_to_user): at most the room the caller gave, and the full length
-// to *outLen.
-func netCopyAddr(r *netRequest, p, n uintptr) {
+// option value out (move_addr_to_user, copy_to_sockptr): at most the room the caller gave, and
+// the full length to *outLen. false: either could not be written (EFAULT).
+func netCopyAddr(r *netRequest, p, n uintptr) bool {
 	if r.outLen == 0 {
-		return
+		return true
 	}
 	c := min(n, uintptr(r.cap))
-	if c > 0 && userRange(r.out, c, true) {
+	if c > 0 {
+		if !userRange(r.out, c, true) {
+			return false
+		}
 		copy(userBytes(r.out, c), userBytes(p, c))
 	}
-	if userRange(r.outLen, 4, true) {
-		store32(r.outLen, uint32(n))
+	if !userRange(r.outLen, 4, true) {
+		return false
 	}
+	store32(r.outLen, uint32(n))
+	return true
 }
 
 // netRequestEnd forgets gp's request when its wait ends other than by a reply (its
