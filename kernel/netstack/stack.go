@@ -50,6 +50,10 @@ func newStack(cfg netabi.Config, nic *os.File, c *counters) (*stack.Stack, error
 	})
 	sack := tcpip.TCPSACKEnabled(true)
 	st.SetTransportProtocolOption(tcp.ProtocolNumber, &sack)
+	// Nagle's algorithm is on for a new TCP socket, as on Linux (TCP_NODELAY reads 0 until set;
+	// Go's net sets it on every connection it makes).
+	delay := tcpip.TCPDelayEnabled(true)
+	st.SetTransportProtocolOption(tcp.ProtocolNumber, &delay)
 
 	if e := st.CreateNIC(nicLoopback, loopback.New()); e != nil {
 		return nil, errors.New("loopback NIC: " + e.String())
