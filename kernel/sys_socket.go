@@ -494,6 +494,12 @@ func sysShutdown(t *Thread, gp sched.GID, cpu int, fd int32, how int32) int64 {
 	if how != 0 {
 		s.shutWr = true
 	}
+	if s.typ == sockDgram && !s.peerSet {
+		// inet_shutdown: an unconnected socket (TCP_CLOSE) is marked shut all the same, and
+		// the call says ENOTCONN; the stack has no association to shut.
+		sockNotify(s, epollIn|epollOut|epollRdhup, cpu)
+		return -ENOTCONN
+	}
 	ev := netAsync(netabi.ReqShutdown, s)
 	if ev == nil {
 		return -ENOBUFS
