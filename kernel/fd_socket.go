@@ -29,7 +29,16 @@ func (socketFile) read(f *file, buf, n uintptr) int64 {
 	if n == 0 {
 		return 0
 	}
-	return sockRecv(sockOf(f), buf, n, 0, 0, 0)
+	return sockRecv(sockOf(f), buf, n, sockNonblockFlag(f), 0, 0)
+}
+
+// sockNonblockFlag is MSG_DONTWAIT for a non-blocking socket: a receive on it never waits,
+// whatever its flags (____sys_recvmsg, sock_read_iter).
+func sockNonblockFlag(f *file) uint32 {
+	if f.flags&oNonblock != 0 {
+		return msgDontwait
+	}
+	return 0
 }
 
 func (socketFile) write(f *file, buf, n uintptr) int64 {
@@ -44,7 +53,10 @@ func sockRecv(s *socket, buf, n uintptr, flags uint32, addr, alenp uintptr) int6
 		var h [dgramHdr]byte
 		dn, alen, ok := s.rx.peekDgram(&h)
 		if !ok {
-			if s.shutRd {
+			// A pending error first; a socket shut for reading is at its end only for a
+			// receive that would wait (__skb_wait_for_more_packets): a non-blocking one is
+			// EAGAIN as ever.
+			if s.err == 0 && s.shutRd && flags&msgDontwait == 0 {
 				return 0
 			}
 			return sockRecvErr(s)

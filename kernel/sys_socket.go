@@ -584,7 +584,7 @@ func sysRecvfrom(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr, fla
 	if addr == 0 {
 		alenp = 0
 	}
-	r := sockRecv(s, buf, n, flags, addr, alenp)
+	r := sockRecv(s, buf, n, flags|sockNonblockFlag(f), addr, alenp)
 	if r == -EAGAIN && f.flags&oNonblock == 0 && flags&msgDontwait == 0 {
 		waitFileEvent(t, gp, cpu, fi, epollIn|epollErr|epollHup)
 	}
