@@ -80,6 +80,14 @@ func sockRecv(s *socket, buf, n uintptr, flags uint32, addr, alenp uintptr) int6
 		}
 		return int64(c)
 	}
+	if flags&msgOob != 0 {
+		// tcp_recvmsg: a listener is ENOTCONN; then tcp_recv_urg finds no urgent data to
+		// read (gmpos's TCP never has any): EINVAL.
+		if s.listening {
+			return -ENOTCONN
+		}
+		return -EINVAL
+	}
 	used := s.rx.used()
 	if used == 0 {
 		if s.st&netabi.StRxEOF != 0 || s.shutRd {

@@ -976,9 +976,14 @@ func recvCases() {
 	p("read/socket,unconnected", num(sys(sysRead, tcp, b, 16)))
 	sys(sysClose, tcp)
 	p("recvfrom/listener", rf(lfd, b, 16, 0, 0, 0))
+	p("recvfrom/listener,MSG_OOB", rf(lfd, b, 16, msgOOB, 0, 0))
+	tcp = newSock(sockStream)
+	p("recvfrom/unconnected,MSG_OOB", rf(tcp, b, 16, msgOOB, 0, 0))
+	sys(sysClose, tcp)
 
 	c, s := tcpPair()
 	p("recvfrom/connected,empty", rf(s, b, 16, 0, 0, 0))
+	p("recvfrom/connected,empty,MSG_OOB", rf(s, b, 16, msgOOB, 0, 0))
 	p("recvfrom/connected,empty,buf=kernel", rf(s, kernel, 16, 0, 0, 0))
 	p("recvfrom/connected,empty,buf=unmapped", rf(s, unmapped, 16, 0, 0, 0))
 	p("read/socket,connected,empty", num(sys(sysRead, s, b, 16)))
@@ -1007,6 +1012,7 @@ func recvCases() {
 
 	u1, u2 := udpPair()
 	p("recvfrom/udp,empty", rf(u2, b, 16, 0, 0, 0))
+	p("recvfrom/udp,empty,MSG_OOB", rf(u2, b, 16, msgOOB, 0, 0))
 	p("recvfrom/udp,empty,addrlen=unmapped", rf(u2, b, 16, 0, obuf(), unmapped))
 	udpRecv := func(name string, buf, n, flags uintptr, addr uintptr, room uint32) {
 		send(u1, 5)
