@@ -310,51 +310,60 @@ func sysDup3(oldfd, newfd int32, flags int32) int64 {
 }
 
 // sysReadv and sysWritev transfer to or from several buffers (fs/read_write.c do_readv,
-// do_writev): one read or write per iovec, in order, stopping after a short one; the first
-// transfer waits like read and write do, the later ones never.
+// vfs_readv): the fd and its access mode (EBADF, or EINVAL for a file that cannot), then the
+// iovecs (iovImport; the count is an unsigned int), all of them before anything moves; nothing
+// to move is 0. Then one read or write per iovec, in order, stopping after a short one
+// (do_loop_readv_writev), the first waiting like read and write do, the later ones never.
 func sysReadv(t *Thread, gp sched.GID, cpu int, fd int32, iov, n uintptr, write bool) int64 {
-	if n > iovMax {
-		return -EINVAL
+	f, _ := fdFile(fd)
+	if f == nil {
+		return -EBADF
 	}
-	if !userArray(iov, n, 16, false) {
-		return -EFAULT
-	}
-	total := int64(0)
-	for i := uintptr(0); i < n; i++ {
-		base, l := uintptr(load64(iov+16*i)), uintptr(load64(iov+16*i+8))
-		if int64(l) < 0 {
+	if write {
+		if f.flags&oAccmode == oRdonly {
+			return -EBADF
+		}
+		if kindCaps[f.kind]&canWrite == 0 {
 			return -EINVAL
 		}
-		if l == 0 {
-			continue
+	} else {
+		if f.flags&oAccmode == oWronly {
+			return -EBADF
 		}
+		if kindCaps[f.kind]&canRead == 0 {
+			return -EINVAL
+		}
+	}
+	n = uintptr(uint32(n))
+	total := iovImport(iov, n)
+	if total <= 0 {
+		return total
+	}
+	done := int64(0)
+	for i := uintptr(0); i < n && done < total; i++ {
+		base, l := uintptr(load64(iov+16*i)), uintptr(load64(iov+16*i+8))
+		l = min(l, uintptr(total-done))
 		var r int64
 		switch {
-		case total == 0 && write:
+		case done == 0 && write:
 			r = sysWrite(t, gp, cpu, fd, base, l)
-		case total == 0:
+		case done == 0:
 			r = sysRead(t, gp, cpu, fd, base, l)
+		case write:
+			r = kinds[f.kind].write(f, base, l)
 		default:
-			f, _ := fdFile(fd)
-			if f == nil || !accessOK(base, l) {
-				return total
-			}
-			if write {
-				r = kinds[f.kind].write(f, base, min(l, maxRWCount))
-			} else {
-				r = kinds[f.kind].read(f, base, min(l, maxRWCount))
-			}
+			r = kinds[f.kind].read(f, base, l)
 		}
 		if r < 0 {
-			if total > 0 {
-				return total
+			if done > 0 {
+				return done
 			}
 			return r
 		}
-		total += r
+		done += r
 		if uintptr(r) < l {
 			break
 		}
 	}
-	return total
+	return done
 }
