@@ -3,6 +3,8 @@
 
 package kernel
 
+import "gmpos/sched"
+
 // eventfd2 flags (include/uapi/linux/eventfd.h).
 const (
 	efdSemaphore = 1
@@ -38,8 +40,22 @@ func (eventfdFile) read(f *file, buf, n uintptr) int64 {
 	if n < 8 {
 		return -EINVAL
 	}
+	v, e := eventfdTake(f)
+	if e != 0 {
+		return e
+	}
+	if !userRange(buf, 8, true) {
+		return -EFAULT
+	}
+	store64(buf, v)
+	return 8
+}
+
+// eventfdTake consumes what a read returns: the counter, or 1 with EFD_SEMAPHORE; -EAGAIN while
+// it is 0.
+func eventfdTake(f *file) (uint64, int64) {
 	if f.priv == 0 {
-		return -EAGAIN
+		return 0, -EAGAIN
 	}
 	v := f.priv
 	if f.aux&efdSemaphore != 0 {
@@ -47,10 +63,30 @@ func (eventfdFile) read(f *file, buf, n uintptr) int64 {
 	}
 	f.priv -= v
 	fileNotify(f.index(), epollOut, currentCPU())
-	if !userRange(buf, 8, true) {
+	return v, 0
+}
+
+// eventfdReadv is readv on an eventfd: its 8 bytes go across the iovecs u (total bytes long),
+// as eventfd_read copies them to an iov_iter; a blocking one waits like read.
+func eventfdReadv(t *Thread, gp sched.GID, cpu int, f *file, fi int, u *userIO, total uintptr) int64 {
+	if total < 8 {
+		return -EINVAL
+	}
+	v, e := eventfdTake(f)
+	if e == -EAGAIN && f.flags&oNonblock == 0 {
+		waitFileEvent(t, gp, cpu, fi, epollIn|epollErr|epollHup)
+	}
+	if e != 0 {
+		return e
+	}
+	if !u.ok(8, true) {
 		return -EFAULT
 	}
-	store64(buf, v)
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(v >> (8 * i))
+	}
+	u.put(b[:])
 	return 8
 }
 

@@ -312,10 +312,11 @@ func sysDup3(oldfd, newfd int32, flags int32) int64 {
 // sysReadv and sysWritev transfer to or from several buffers (fs/read_write.c do_readv,
 // vfs_readv): the fd and its access mode (EBADF, or EINVAL for a file that cannot), then the
 // iovecs (iovImport; the count is an unsigned int), all of them before anything moves; nothing
-// to move is 0. Then one read or write per iovec, in order, stopping after a short one
-// (do_loop_readv_writev), the first waiting like read and write do, the later ones never.
+// to move is 0. An eventfd reads its 8 bytes across them (eventfd_read); any other file gets
+// one read or write per iovec, in order, stopping after a short one (do_loop_readv_writev), the
+// first waiting like read and write do, the later ones never.
 func sysReadv(t *Thread, gp sched.GID, cpu int, fd int32, iov, n uintptr, write bool) int64 {
-	f, _ := fdFile(fd)
+	f, fi := fdFile(fd)
 	if f == nil {
 		return -EBADF
 	}
@@ -339,9 +340,13 @@ func sysReadv(t *Thread, gp sched.GID, cpu int, fd int32, iov, n uintptr, write 
 	if total <= 0 {
 		return total
 	}
+	u := userIO{iov: iov, n: n}
+	if f.kind == kindEventfd && !write {
+		return eventfdReadv(t, gp, cpu, f, fi, &u, uintptr(total))
+	}
 	done := int64(0)
 	for i := uintptr(0); i < n && done < total; i++ {
-		base, l := uintptr(load64(iov+16*i)), uintptr(load64(iov+16*i+8))
+		base, l := u.seg(i)
 		l = min(l, uintptr(total-done))
 		var r int64
 		switch {
