@@ -29,7 +29,8 @@ func (socketFile) read(f *file, buf, n uintptr) int64 {
 	if n == 0 {
 		return 0
 	}
-	return sockRecv(sockOf(f), buf, n, sockNonblockFlag(f), 0, 0)
+	u := oneBuf(buf, n)
+	return sockRecv(sockOf(f), &u, n, sockNonblockFlag(f), 0, 0, nil)
 }
 
 // sockNonblockFlag is MSG_DONTWAIT for a non-blocking socket: a receive on it never waits,
@@ -42,13 +43,15 @@ func sockNonblockFlag(f *file) uint32 {
 }
 
 func (socketFile) write(f *file, buf, n uintptr) int64 {
-	return sockSend(sockOf(f), buf, n, 0, 0)
+	u := oneBuf(buf, n)
+	return sockSend(sockOf(f), &u, n, 0, 0)
 }
 
 // sockRecv takes up to n bytes (stream) or one datagram (dgram) from the receive ring into the
-// checked-by-us buffer buf; for a datagram its source address goes to addr/alenp as recvfrom
-// returns it. -EAGAIN when nothing is there yet (the caller decides whether to wait).
-func sockRecv(s *socket, buf, n uintptr, flags uint32, addr, alenp uintptr) int64 {
+// program's memory u (n: its total length, in the user half); for a datagram its source address
+// goes to addr/alenp as recvfrom returns it, and MSG_TRUNC to *oflags (if not nil) when it was
+// longer than n. -EAGAIN when nothing is there yet (the caller decides whether to wait).
+func sockRecv(s *socket, u *userIO, n uintptr, flags uint32, addr, alenp uintptr, oflags *uint32) int64 {
 	if s.typ == sockDgram {
 		var h [dgramHdr]byte
 		dn, alen, ok := s.rx.peekDgram(&h)
@@ -62,7 +65,7 @@ func sockRecv(s *socket, buf, n uintptr, flags uint32, addr, alenp uintptr) int6
 			return sockRecvErr(s)
 		}
 		c := min(uintptr(dn), n)
-		if c > 0 && !userRange(buf, c, true) {
+		if !u.ok(c, true) {
 			return -EFAULT
 		}
 		if alenp != 0 {
@@ -70,10 +73,13 @@ func sockRecv(s *socket, buf, n uintptr, flags uint32, addr, alenp uintptr) int6
 				return e
 			}
 		}
-		s.rx.readAt(s.rx.head+dgramHdr, buf, uint64(c))
+		u.fromRing(&s.rx, s.rx.head+dgramHdr, c)
 		if flags&msgPeek == 0 {
 			s.rx.head += dgramHdr + uint64(dn)
 			sockRxRoom(s)
+		}
+		if oflags != nil && c < uintptr(dn) {
+			*oflags |= msgTrunc
 		}
 		if flags&msgTrunc != 0 {
 			return int64(dn) // the real length, as MSG_TRUNC asks
@@ -98,8 +104,8 @@ func sockRecv(s *socket, buf, n uintptr, flags uint32, addr, alenp uintptr) int6
 		}
 		return sockRecvErr(s)
 	}
-	c := min(uint64(n), used)
-	if c > 0 && !userRange(buf, uintptr(c), true) {
+	c := uintptr(min(uint64(n), used))
+	if !u.ok(c, true) {
 		return -EFAULT
 	}
 	if alenp != 0 {
@@ -107,9 +113,9 @@ func sockRecv(s *socket, buf, n uintptr, flags uint32, addr, alenp uintptr) int6
 			return e
 		}
 	}
-	s.rx.readAt(s.rx.head, buf, c)
+	u.fromRing(&s.rx, s.rx.head, c)
 	if flags&msgPeek == 0 {
-		s.rx.head += c
+		s.rx.head += uint64(c)
 		sockRxRoom(s)
 	}
 	return int64(c)
@@ -160,27 +166,53 @@ func sockPutAddr(addr, alenp uintptr, sa []byte) int64 {
 	return 0
 }
 
-// sockSend appends n bytes at buf (stream: as many as fit; dgram: one datagram to addr, or to
-// the connected peer when alen is 0) to the send ring and tells the stack.
-func sockSend(s *socket, buf, n uintptr, addr, alen uintptr) int64 {
-	if s.shutWr {
-		return -EPIPE
-	}
+// sockSend appends n bytes of the program's memory u (n: its total length, in the user half) to
+// the send ring and tells the stack: a stream takes as many as fit, a datagram is one message
+// (to addr, a kernel copy of its sockaddr_in, or to the connected peer when alen is 0). Bytes
+// that cannot be read are EFAULT, and nothing is sent.
+func sockSend(s *socket, u *userIO, n uintptr, addr, alen uintptr) int64 {
 	if s.typ == sockDgram {
 		if alen == 0 && !s.peerSet {
 			return -EDESTADDRREQ
 		}
+		if s.shutWr {
+			return -EPIPE
+		}
 		if n > maxDgram {
 			return -EMSGSIZE
 		}
-		if n > 0 && !userRange(buf, n, false) {
+		if !u.ok(n, false) {
 			return -EFAULT
 		}
-		if !s.tx.putDgram(buf, n, addr, alen) {
+		if !s.tx.putDgramIO(u, n, addr, alen) {
 			return -EAGAIN
 		}
 		sockTxReady(s)
 		return int64(n)
+	}
+	if e := sockSendable(s); e != 0 {
+		return e
+	}
+	if n == 0 {
+		return 0
+	}
+	c := uintptr(min(uint64(n), s.tx.space()))
+	if c == 0 {
+		return -EAGAIN
+	}
+	if !u.ok(c, false) {
+		return -EFAULT
+	}
+	u.toRing(&s.tx, c)
+	sockTxReady(s)
+	return int64(c)
+}
+
+// sockSendable is a stream socket's state as a send sees it (tcp_sendmsg_locked): 0, or why
+// nothing can be sent.
+func sockSendable(s *socket) int64 {
+	if s.shutWr {
+		return -EPIPE
 	}
 	if s.err != 0 {
 		return sockRecvErr(s)
@@ -194,19 +226,7 @@ func sockSend(s *socket, buf, n uintptr, addr, alen uintptr) int64 {
 		}
 		return -EPIPE // never connected, or listening: sk_stream_wait_connect
 	}
-	if n == 0 {
-		return 0
-	}
-	c := min(uint64(n), s.tx.space())
-	if c == 0 {
-		return -EAGAIN
-	}
-	if !userRange(buf, uintptr(c), false) {
-		return -EFAULT
-	}
-	s.tx.write(buf, c)
-	sockTxReady(s)
-	return int64(c)
+	return 0
 }
 
 // poll derives the socket's readiness (Linux: tcp_poll, datagram_poll).

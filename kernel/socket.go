@@ -238,8 +238,16 @@ const (
 	maxDgram     = netabi.RingSize - dgramHdr
 )
 
-// putDgram appends one datagram record; false if it does not fit.
-func (r *sockRing) putDgram(data, n uintptr, addr, alen uintptr) bool {
+// putDgram appends one datagram record of n bytes at p (kernel or checked user memory); false
+// if it does not fit.
+func (r *sockRing) putDgram(p, n uintptr, addr, alen uintptr) bool {
+	u := oneBuf(p, n)
+	return r.putDgramIO(&u, n, addr, alen)
+}
+
+// putDgramIO appends one datagram record of the first n bytes of u (checked); false if it does
+// not fit.
+func (r *sockRing) putDgramIO(u *userIO, n uintptr, addr, alen uintptr) bool {
 	if uint64(n)+dgramHdr > r.space() || alen > dgramAddrMax {
 		return false
 	}
@@ -250,7 +258,7 @@ func (r *sockRing) putDgram(data, n uintptr, addr, alen uintptr) bool {
 		copy(h[8:8+alen], userBytes(addr, alen))
 	}
 	r.write(ptrOf(&h[0]), dgramHdr)
-	r.write(data, uint64(n))
+	u.toRing(r, n)
 	return true
 }
 

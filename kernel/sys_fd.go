@@ -312,9 +312,10 @@ func sysDup3(oldfd, newfd int32, flags int32) int64 {
 // sysReadv and sysWritev transfer to or from several buffers (fs/read_write.c do_readv,
 // vfs_readv): the fd and its access mode (EBADF, or EINVAL for a file that cannot), then the
 // iovecs (iovImport; the count is an unsigned int), all of them before anything moves; nothing
-// to move is 0. An eventfd reads its 8 bytes across them (eventfd_read); any other file gets
-// one read or write per iovec, in order, stopping after a short one (do_loop_readv_writev), the
-// first waiting like read and write do, the later ones never.
+// to move is 0. A socket takes them as one message (sock_read_iter, sock_write_iter); an
+// eventfd reads its 8 bytes across them (eventfd_read); any other file gets one read or write
+// per iovec, in order, stopping after a short one (do_loop_readv_writev), the first waiting
+// like read and write do, the later ones never.
 func sysReadv(t *Thread, gp sched.GID, cpu int, fd int32, iov, n uintptr, write bool) int64 {
 	f, fi := fdFile(fd)
 	if f == nil {
@@ -341,7 +342,12 @@ func sysReadv(t *Thread, gp sched.GID, cpu int, fd int32, iov, n uintptr, write 
 		return total
 	}
 	u := userIO{iov: iov, n: n}
-	if f.kind == kindEventfd && !write {
+	switch {
+	case f.kind == kindSocket && write:
+		return sockSendMsg(t, gp, cpu, sockOf(f), f, fi, &u, uintptr(total), 0, 0, 0, 0, 0)
+	case f.kind == kindSocket:
+		return sockRecvMsg(t, gp, cpu, sockOf(f), f, fi, &u, uintptr(total), 0, 0, 0, nil)
+	case f.kind == kindEventfd && !write:
 		return eventfdReadv(t, gp, cpu, f, fi, &u, uintptr(total))
 	}
 	done := int64(0)

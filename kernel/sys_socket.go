@@ -527,22 +527,58 @@ func sysSendto(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr, flags
 			return e
 		}
 	}
+	u := oneBuf(buf, n)
+	return sockSendMsg(t, gp, cpu, s, f, fi, &u, n, flags, addr, alen, 0, 0)
+}
+
+// sockSendMsg is the protocol's part of sendto and sendmsg, once the fd, the address (a copied
+// sockaddr of alen bytes at addr, or none) and the data u (n bytes) are checked: udp_sendmsg's
+// checks, or a stream's state; then the control data (ctl, ctlLen: copied and readable), which
+// must be well-formed and is otherwise ignored; then the data. A send that finds no room waits
+// unless the socket or the call says not to.
+func sockSendMsg(t *Thread, gp sched.GID, cpu int, s *socket, f *file, fi int, u *userIO, n uintptr, flags uint32, addr, alen, ctl, ctlLen uintptr) int64 {
 	var sa [sockaddrInLen]byte
 	if s.typ == sockDgram {
 		if e := udpSendCheck(n, flags, addr, alen, &sa); e != 0 {
 			return e
 		}
+		if addr == 0 && !s.peerSet {
+			return -EDESTADDRREQ
+		}
+	} else if e := sockSendable(s); e != 0 && e != -EAGAIN {
+		return e
+	}
+	if !cmsgOK(ctl, ctlLen) {
+		return -EINVAL
 	}
 	if addr != 0 && s.typ == sockDgram {
 		addr, alen = ptrOf(&sa[0]), sockaddrInLen
 	} else {
 		addr, alen = 0, 0
 	}
-	r := sockSend(s, buf, n, addr, alen)
+	r := sockSend(s, u, n, addr, alen)
 	if r == -EAGAIN && f.flags&oNonblock == 0 && flags&msgDontwait == 0 {
 		waitFileEvent(t, gp, cpu, fi, epollOut|epollErr|epollHup)
 	}
 	return r
+}
+
+// cmsgOK walks control data as for_each_cmsghdr does and reports whether every header is
+// CMSG_OK: at least a struct cmsghdr (16 bytes), and no longer than what is left. Linux refuses
+// (EINVAL) control data that is not; gmpos carries out no control message, and ignores
+// well-formed ones.
+func cmsgOK(ctl, n uintptr) bool {
+	for off := uintptr(0); n-off >= 16; {
+		l := uintptr(load64(ctl + off))
+		if l < 16 || l > n-off {
+			return false
+		}
+		off += (l + 7) &^ 7
+		if off > n {
+			break
+		}
+	}
+	return true
 }
 
 // udpSendCheck is udp_sendmsg's checks before it looks at the data: the length, MSG_OOB, then
@@ -584,14 +620,21 @@ func sysRecvfrom(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr, fla
 	if addr == 0 {
 		alenp = 0
 	}
-	r := sockRecv(s, buf, n, flags|sockNonblockFlag(f), addr, alenp)
+	u := oneBuf(buf, n)
+	return sockRecvMsg(t, gp, cpu, s, f, fi, &u, n, flags, addr, alenp, nil)
+}
+
+// sockRecvMsg is sockRecv for recvfrom, recvmsg and readv: a receive that finds nothing waits
+// unless the socket or the call says not to.
+func sockRecvMsg(t *Thread, gp sched.GID, cpu int, s *socket, f *file, fi int, u *userIO, n uintptr, flags uint32, addr, alenp uintptr, oflags *uint32) int64 {
+	r := sockRecv(s, u, n, flags|sockNonblockFlag(f), addr, alenp, oflags)
 	if r == -EAGAIN && f.flags&oNonblock == 0 && flags&msgDontwait == 0 {
 		waitFileEvent(t, gp, cpu, fi, epollIn|epollErr|epollHup)
 	}
 	return r
 }
 
-// struct msghdr (include/linux/socket.h) on a 64-bit architecture.
+// struct msghdr (include/linux/socket.h) on a 64-bit architecture, and the limits on it.
 const (
 	msgName       = 0
 	msgNamelen    = 8
@@ -601,94 +644,109 @@ const (
 	msgControllen = 40
 	msgFlags      = 48
 	msghdrSize    = 56
-	iovMax        = 1024
+	iovMax        = 1024      // UIO_MAXIOV
+	optmemMax     = 128 << 10 // net.core.optmem_max: the most control data sock_kmalloc takes
+	msgCmsgCompat = 0x80000000
 )
 
-// sysSendmsg sends the first non-empty iovec's worth of a message: stream sockets as a write
-// per iovec until one is short; a datagram must be in one iovec (Go's net writes one).
-func sysSendmsg(t *Thread, gp sched.GID, cpu int, fd int32, msg uintptr, flags uint32) int64 {
-	if !userRange(msg, msghdrSize, false) {
+// msgHdr is a struct msghdr as __copy_msghdr reads it: the name (NULL, or a sockaddr of
+// namelen bytes), the iovecs, the control data.
+type msgHdr struct {
+	name, namelen, iov, iovlen, ctl, ctlLen uintptr
+}
+
+// msghdrRead reads and checks the msghdr at msg (readable) as copy_msghdr_from_user does: a
+// negative namelen is EINVAL, a longer one than sockaddr_storage is cut to it, a name of 0
+// bytes is none; more than UIO_MAXIOV iovecs is EMSGSIZE; then the iovecs (iovImport), whose
+// total is returned. send: the name is copied in too (move_addr_to_kernel: EFAULT).
+func msghdrRead(msg uintptr, m *msgHdr, send bool) int64 {
+	m.name, m.namelen = uintptr(load64(msg+msgName)), uintptr(load32(msg+msgNamelen))
+	m.iov, m.iovlen = uintptr(load64(msg+msgIov)), uintptr(load64(msg+msgIovlen))
+	m.ctl, m.ctlLen = uintptr(load64(msg+msgControl)), uintptr(load64(msg+msgControllen))
+	if m.name == 0 {
+		m.namelen = 0
+	}
+	if int32(m.namelen) < 0 {
+		return -EINVAL
+	}
+	m.namelen = min(m.namelen, sockaddrStorage)
+	if m.namelen == 0 {
+		m.name = 0
+	}
+	if send && m.name != 0 && !userRange(m.name, m.namelen, false) {
 		return -EFAULT
 	}
-	name, nlen := uintptr(load64(msg+msgName)), uintptr(load32(msg+msgNamelen))
-	iov, iovlen := uintptr(load64(msg+msgIov)), uintptr(load64(msg+msgIovlen))
-	if iovlen > iovMax {
+	if m.iovlen > iovMax {
 		return -EMSGSIZE
 	}
-	if !userArray(iov, iovlen, 16, false) {
-		return -EFAULT
+	return iovImport(m.iov, m.iovlen)
+}
+
+// sysSendmsg (__sys_sendmsg, ___sys_sendmsg): the flags, the fd, the msghdr and what it points
+// to, the control data's size (ENOBUFS) and memory (EFAULT), then the protocol (sockSendMsg).
+// A datagram is one message gathered from all the iovecs; a stream takes what fits.
+func sysSendmsg(t *Thread, gp sched.GID, cpu int, fd int32, msg uintptr, flags uint32) int64 {
+	if flags&msgCmsgCompat != 0 {
+		return -EINVAL
 	}
-	s, _, _, e := sockFD(fd)
+	s, f, fi, e := sockFD(fd)
 	if s == nil {
 		return e
 	}
-	if s.typ == sockDgram {
-		base, n := uintptr(0), uintptr(0)
-		for i := uintptr(0); i < iovlen; i++ {
-			if l := uintptr(load64(iov + 16*i + 8)); l > 0 {
-				if n > 0 {
-					return -EMSGSIZE // gathering a datagram from pieces: not supported
-				}
-				base, n = uintptr(load64(iov+16*i)), l
-			}
-		}
-		if name == 0 {
-			nlen = 0
-		}
-		return sysSendto(t, gp, cpu, fd, base, n, flags, name, nlen)
+	if !userRange(msg, msghdrSize, false) {
+		return -EFAULT
 	}
-	total := int64(0)
-	for i := uintptr(0); i < iovlen; i++ {
-		base, l := uintptr(load64(iov+16*i)), uintptr(load64(iov+16*i+8))
-		if l == 0 {
-			continue
-		}
-		var r int64
-		if total == 0 {
-			r = sysSendto(t, gp, cpu, fd, base, l, flags, 0, 0)
-		} else {
-			r = sockSend(s, base, l, 0, 0)
-		}
-		if r < 0 {
-			if total > 0 {
-				return total
-			}
-			return r
-		}
-		total += r
-		if uintptr(r) < l {
-			break
-		}
+	var m msgHdr
+	total := msghdrRead(msg, &m, true)
+	if total < 0 {
+		return total
 	}
-	return total
+	if m.ctlLen > 0x7fffffff || m.ctlLen >= optmemMax {
+		return -ENOBUFS
+	}
+	if m.ctlLen > 0 && !userRange(m.ctl, m.ctlLen, false) {
+		return -EFAULT
+	}
+	u := userIO{iov: m.iov, n: m.iovlen}
+	return sockSendMsg(t, gp, cpu, s, f, fi, &u, uintptr(total), flags, m.name, m.namelen, m.ctl, m.ctlLen)
 }
 
-// sysRecvmsg receives into the iovecs in order; the source address goes to msg_name; no
-// control messages (msg_controllen becomes 0).
+// sysRecvmsg (__sys_recvmsg, ___sys_recvmsg): the flags, the fd, the msghdr (read: it is
+// written only once there is a message) and its iovecs, then the receive into all of them; the
+// source's address goes to msg_name with its length to msg_namelen, MSG_TRUNC to msg_flags for
+// a datagram longer than the iovecs, and msg_controllen becomes 0 (no control messages).
 func sysRecvmsg(t *Thread, gp sched.GID, cpu int, fd int32, msg uintptr, flags uint32) int64 {
-	if !userRange(msg, msghdrSize, true) {
+	if flags&msgCmsgCompat != 0 {
+		return -EINVAL
+	}
+	s, f, fi, e := sockFD(fd)
+	if s == nil {
+		return e
+	}
+	if !userRange(msg, msghdrSize, false) {
 		return -EFAULT
 	}
-	name := uintptr(load64(msg + msgName))
-	iov, iovlen := uintptr(load64(msg+msgIov)), uintptr(load64(msg+msgIovlen))
-	if iovlen > iovMax {
-		return -EMSGSIZE
+	var m msgHdr
+	total := msghdrRead(msg, &m, false)
+	if total < 0 {
+		return total
 	}
-	if !userArray(iov, iovlen, 16, false) {
-		return -EFAULT
-	}
-	base, n := uintptr(0), uintptr(0)
-	for i := uintptr(0); i < iovlen && n == 0; i++ {
-		base, n = uintptr(load64(iov+16*i)), uintptr(load64(iov+16*i+8))
-	}
+	// The address goes to msg_name as given, even with a msg_namelen of 0 (then only its
+	// length is written); msghdrRead has made a name of 0 bytes none.
+	m.name = uintptr(load64(msg + msgName))
 	alenp := uintptr(0)
-	if name != 0 {
+	if m.name != 0 {
 		alenp = msg + msgNamelen
 	}
-	r := sysRecvfrom(t, gp, cpu, fd, base, n, flags, name, alenp)
+	u := userIO{iov: m.iov, n: m.iovlen}
+	var oflags uint32
+	r := sockRecvMsg(t, gp, cpu, s, f, fi, &u, uintptr(total), flags, m.name, alenp, &oflags)
 	if r >= 0 {
+		if !userRange(msg+msgControllen, 12, true) {
+			return -EFAULT
+		}
+		store32(msg+msgFlags, oflags)
 		store64(msg+msgControllen, 0)
-		store32(msg+msgFlags, 0)
 	}
 	return r
 }
