@@ -30,6 +30,12 @@ var knownDifferences = map[string]struct{ guest, why string }{
 		"no restartable sequences (glibc's optional per-thread area; Go never registers one): ENOSYS is Linux's own answer without CONFIG_RSEQ"},
 	"arch_prctl/ARCH_SET_GS,0": {"EPERM",
 		"the kernel keeps its per-CPU data behind GS and enters without SWAPGS, so there is no user GS base to set; Go on amd64 never sets GS"},
+	"socket/domain=INET6,STREAM": {"EAFNOSUPPORT",
+		"no IPv6: refusing AF_INET6 sockets makes Go's net use IPv4 alone (ipStackCapabilities); Linux without IPv6 answers the same"},
+	"socket/domain=INET6,DGRAM": {"EAFNOSUPPORT",
+		"no IPv6: refusing AF_INET6 sockets makes Go's net use IPv4 alone (ipStackCapabilities); Linux without IPv6 answers the same"},
+	"connect/UNSPEC,unconnected": {"EAFNOSUPPORT",
+		"connect(AF_UNSPEC), Linux's way to dissolve an association, is not supported (Go's net never makes it): the family is refused"},
 }
 
 // maxKnownFraction bounds the deliberate differences (issue "kernel/: draw the seams", item 9).
