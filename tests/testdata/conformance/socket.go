@@ -417,10 +417,9 @@ func connectCases() {
 	bl = mustFD(sys(sysSocket, afInet, sockStream|sockCloexec, 0))
 	p("connect/blocking,listener", c(bl, sin(lport, loopback), 16))
 	p("connect/blocking,again", c(bl, sin(lport, loopback), 16))
-	closeAll(bl)
-	if s, e := sys(sysAccept4, lfd, 0, 0, sockCloexec); e == 0 {
-		sys(sysClose, s)
-	}
+	// The connection waits in the listener's queue (on gmpos, once the stack has queued it).
+	mustWait(lfd, epollInS, "the blocking connection")
+	closeAll(bl, mustFD(sys(sysAccept4, lfd, 0, 0, sockCloexec)))
 
 	p("connect/udp", fresh(sockDgram, sin(lport, loopback), 16))
 	p("connect/udp,len=8", fresh(sockDgram, sin(lport, loopback), 8))
