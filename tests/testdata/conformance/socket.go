@@ -1367,6 +1367,35 @@ func iovCases() {
 		return fmt.Sprintf("=%d %q %q", r, mem[b-base:b-base+3], mem[b-base+32:b-base+36])
 	}())
 	drainSock(u2)
+	// The first iovec is the iovec array itself: the datagram's first 32 bytes overwrite it, the
+	// second iovec with an address no one may write. Linux has copied the iovecs in before it
+	// moves a byte, so the rest goes where the second iovec said at the start.
+	p("readv/udp,iovecs-overwrite-themselves", func() string {
+		a := slot()
+		put64(a, uint64(a))
+		put64(a+8, 32)
+		put64(a+16, uint64(b))
+		put64(a+24, 16)
+		msg := at(pgStr, 2048)
+		for i := 0; i < 40; i++ {
+			mem[msg-base+uintptr(i)] = byte('a' + i%26)
+		}
+		put64(msg+16, uint64(kernel)+0x7fff_0000_0000) // the last terabytes: nothing maps there
+		put64(msg+24, 16)
+		if r, e := sys(sysSendto, u1, msg, 40, 0, 0, 0); e != 0 || r != 40 {
+			return "send:" + num(r, e)
+		}
+		if !waitFor(u2, epollInS) {
+			return "not-readable"
+		}
+		clear(mem[b-base : b-base+16])
+		r, e := sys(sysReadv, u2, a, 2)
+		if e != 0 {
+			return ename(e)
+		}
+		return fmt.Sprintf("=%d %q", r, mem[b-base:b-base+8])
+	}())
+	drainSock(u2)
 	p("readv/udp,empty", rv(u2, one(), 1))
 	p("writev/udp,iovcnt=0", wv(u1, one(), 0))
 	drainSock(u2)
