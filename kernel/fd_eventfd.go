@@ -86,7 +86,9 @@ func eventfdReadv(t *Thread, gp sched.GID, cpu int, f *file, fi int, u *userIO, 
 	for i := range b {
 		b[i] = byte(v >> (8 * i))
 	}
-	u.put(b[:])
+	if !u.put(b[:]) {
+		return -EFAULT
+	}
 	return 8
 }
 

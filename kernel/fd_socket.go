@@ -73,7 +73,9 @@ func sockRecv(s *socket, u *userIO, n uintptr, flags uint32, addr, alenp uintptr
 				return e
 			}
 		}
-		u.fromRing(&s.rx, s.rx.head+dgramHdr, c)
+		if !u.fromRing(&s.rx, s.rx.head+dgramHdr, c) {
+			return -EFAULT
+		}
 		if flags&msgPeek == 0 {
 			s.rx.head += dgramHdr + uint64(dn)
 			sockRxRoom(s)
@@ -113,7 +115,9 @@ func sockRecv(s *socket, u *userIO, n uintptr, flags uint32, addr, alenp uintptr
 			return e
 		}
 	}
-	u.fromRing(&s.rx, s.rx.head, c)
+	if !u.fromRing(&s.rx, s.rx.head, c) {
+		return -EFAULT
+	}
 	if flags&msgPeek == 0 {
 		s.rx.head += uint64(c)
 		sockRxRoom(s)
@@ -184,11 +188,11 @@ func sockSend(s *socket, u *userIO, n uintptr, addr, alen uintptr) int64 {
 		if !u.ok(n, false) {
 			return -EFAULT
 		}
-		if !s.tx.putDgramIO(u, n, addr, alen) {
-			return -EAGAIN
+		r := s.tx.putDgramIO(u, n, addr, alen)
+		if r >= 0 {
+			sockTxReady(s)
 		}
-		sockTxReady(s)
-		return int64(n)
+		return r
 	}
 	if e := sockSendable(s); e != 0 {
 		return e
@@ -203,9 +207,13 @@ func sockSend(s *socket, u *userIO, n uintptr, addr, alen uintptr) int64 {
 	if !u.ok(c, false) {
 		return -EFAULT
 	}
-	u.toRing(&s.tx, c)
+	w, ok := u.toRing(&s.tx, s.tx.tail, c)
+	if !ok {
+		return -EFAULT
+	}
+	s.tx.tail += uint64(w)
 	sockTxReady(s)
-	return int64(c)
+	return int64(w)
 }
 
 // sockSendable is a stream socket's state as a send sees it (tcp_sendmsg_locked): 0, or why

@@ -208,12 +208,19 @@ func (r *sockRing) chunk(off uint64) (uintptr, uint64) {
 // write copies n bytes from p (kernel or checked user memory) at the tail. The caller made
 // sure they fit.
 func (r *sockRing) write(p uintptr, n uint64) {
+	r.writeAt(r.tail, p, n)
+	r.tail += n
+}
+
+// writeAt copies n bytes from p (kernel or checked user memory) to ring offset off, which the
+// caller made sure is free; the tail stays.
+func (r *sockRing) writeAt(off uint64, p uintptr, n uint64) {
 	for n > 0 {
-		dst, room := r.chunk(r.tail)
+		dst, room := r.chunk(off)
 		c := min(room, n)
 		copy(userBytes(dst, uintptr(c)), userBytes(p, uintptr(c)))
 		p += uintptr(c)
-		r.tail += c
+		off += c
 		n -= c
 	}
 }
@@ -242,24 +249,29 @@ const (
 // if it does not fit.
 func (r *sockRing) putDgram(p, n uintptr, addr, alen uintptr) bool {
 	u := oneBuf(p, n)
-	return r.putDgramIO(&u, n, addr, alen)
+	return r.putDgramIO(&u, n, addr, alen) >= 0
 }
 
-// putDgramIO appends one datagram record of the first n bytes of u (checked); false if it does
-// not fit.
-func (r *sockRing) putDgramIO(u *userIO, n uintptr, addr, alen uintptr) bool {
+// putDgramIO appends one datagram record of the first n bytes of u: the data first, then the
+// header, then the tail moves, so that a record is in the ring whole or not at all. It returns
+// the datagram's length, -EAGAIN if it does not fit, -EFAULT if the data cannot be read.
+func (r *sockRing) putDgramIO(u *userIO, n uintptr, addr, alen uintptr) int64 {
 	if uint64(n)+dgramHdr > r.space() || alen > dgramAddrMax {
-		return false
+		return -EAGAIN
+	}
+	w, ok := u.toRing(r, r.tail+dgramHdr, n)
+	if !ok {
+		return -EFAULT
 	}
 	var h [dgramHdr]byte
-	le32put(h[0:], uint32(n))
+	le32put(h[0:], uint32(w))
 	le32put(h[4:], uint32(alen))
 	if alen > 0 {
 		copy(h[8:8+alen], userBytes(addr, alen))
 	}
 	r.write(ptrOf(&h[0]), dgramHdr)
-	u.toRing(r, n)
-	return true
+	r.tail += uint64(w)
+	return int64(w)
 }
 
 // peekDgram reads the header of the first datagram: its length and address (into h).

@@ -341,7 +341,7 @@ func sysReadv(t *Thread, gp sched.GID, cpu int, fd int32, iov, n uintptr, write 
 	if total <= 0 {
 		return total
 	}
-	u := userIO{iov: iov, n: n}
+	u := iovIO(iov, n)
 	switch {
 	case f.kind == kindSocket && write:
 		return sockSendMsg(t, gp, cpu, sockOf(f), f, fi, &u, uintptr(total), 0, 0, 0, 0, 0)

@@ -707,7 +707,7 @@ func sysSendmsg(t *Thread, gp sched.GID, cpu int, fd int32, msg uintptr, flags u
 	if m.ctlLen > 0 && !userRange(m.ctl, m.ctlLen, false) {
 		return -EFAULT
 	}
-	u := userIO{iov: m.iov, n: m.iovlen}
+	u := iovIO(m.iov, m.iovlen)
 	return sockSendMsg(t, gp, cpu, s, f, fi, &u, uintptr(total), flags, m.name, m.namelen, m.ctl, m.ctlLen)
 }
 
@@ -738,7 +738,7 @@ func sysRecvmsg(t *Thread, gp sched.GID, cpu int, fd int32, msg uintptr, flags u
 	if m.name != 0 {
 		alenp = msg + msgNamelen
 	}
-	u := userIO{iov: m.iov, n: m.iovlen}
+	u := iovIO(m.iov, m.iovlen)
 	var oflags uint32
 	r := sockRecvMsg(t, gp, cpu, s, f, fi, &u, uintptr(total), flags, m.name, alenp, &oflags)
 	if r >= 0 {
