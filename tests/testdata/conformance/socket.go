@@ -882,6 +882,22 @@ func shutdownCases() {
 		}
 		return num(sys(sysRecvfrom, s, obuf(), 16, 0, 0, 0))
 	}())
+	// At the end of the stream the address is still copied out (move_addr_to_user after 0).
+	al := slot()
+	put32(al, 16)
+	p("shutdown/connected,EOF,recvfrom-addr", func() string {
+		r, e := sys(sysRecvfrom, s, obuf(), 16, 0, obuf(), al)
+		if e != 0 {
+			return ename(e)
+		}
+		return fmt.Sprintf("=%d len=%d", r, get32(al))
+	}())
+	p("shutdown/connected,EOF,recvfrom-addrlen=unmapped", num(sys(sysRecvfrom, s, obuf(), 16, 0, obuf(), unmapped)))
+	p("shutdown/connected,EOF,recvfrom-addrlen=-1", func() string {
+		put32(al, 0xffffffff)
+		return num(sys(sysRecvfrom, s, obuf(), 16, 0, obuf(), al))
+	}())
+	p("shutdown/connected,EOF,recvmsg-namelen=-1", num(sys(sysRecvmsg, s, msghdr(obuf(), 0xffffffff, iovec([2]uint64{uint64(at(pgBuf, 2048)), 16}), 1, 0, 0), 0)))
 	p("shutdown/connected,again", sh(c, shutWr))
 	p("shutdown/connected,SHUT_RD", sh(s, shutRd))
 	p("shutdown/connected,SHUT_RD,then-recv", num(sys(sysRecvfrom, s, obuf(), 16, 0, 0, 0)))
