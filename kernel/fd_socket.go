@@ -60,7 +60,7 @@ func sockRecv(s *socket, u *userIO, n uintptr, flags uint32, addr, alenp uintptr
 			// receive that would wait (__skb_wait_for_more_packets): a non-blocking one is
 			// EAGAIN as ever.
 			if s.err == 0 && s.shutRd && flags&msgDontwait == 0 {
-				return 0
+				return sockEOF(addr, alenp)
 			}
 			return sockRecvErr(s)
 		}
@@ -99,7 +99,7 @@ func sockRecv(s *socket, u *userIO, n uintptr, flags uint32, addr, alenp uintptr
 	used := s.rx.used()
 	if used == 0 {
 		if s.st&netabi.StRxEOF != 0 || s.shutRd {
-			return 0 // end of stream
+			return sockEOF(addr, alenp) // end of stream
 		}
 		if s.st&netabi.StConnected == 0 && !s.connecting && s.st&netabi.StErr == 0 {
 			return -ENOTCONN
@@ -123,6 +123,16 @@ func sockRecv(s *socket, u *userIO, n uintptr, flags uint32, addr, alenp uintptr
 		sockRxRoom(s)
 	}
 	return int64(c)
+}
+
+// sockEOF is a receive of nothing that is no error (the end of the stream, or of a socket shut
+// for reading): recvfrom and recvmsg still copy an address out, of no bytes (Linux copies one
+// out whenever the receive did not fail).
+func sockEOF(addr, alenp uintptr) int64 {
+	if alenp != 0 {
+		return sockPutAddr(addr, alenp, nil)
+	}
+	return 0
 }
 
 // sockRecvErr is an empty receive's answer: a pending error (taken, as Linux's sock_error
