@@ -893,6 +893,7 @@ func shutdownCases() {
 		return fmt.Sprintf("=%d len=%d", r, get32(al))
 	}())
 	p("shutdown/connected,EOF,recvfrom-addrlen=unmapped", num(sys(sysRecvfrom, s, obuf(), 16, 0, obuf(), unmapped)))
+	p("shutdown/connected,EOF,recvfrom-addrlen=NULL", num(sys(sysRecvfrom, s, obuf(), 16, 0, obuf(), 0)))
 	p("shutdown/connected,EOF,recvfrom-addrlen=-1", func() string {
 		put32(al, 0xffffffff)
 		return num(sys(sysRecvfrom, s, obuf(), 16, 0, obuf(), al))
@@ -1018,6 +1019,7 @@ func recvCases() {
 		}
 		return fmt.Sprintf("=%d len=%d", r, get32(al))
 	}())
+	p("recvfrom/connected,addr,addrlen=NULL", rf(s, b, 16, 0, obuf(), 0))
 	p("recvfrom/connected,empty-again", rf(s, b, 16, 0, 0, 0))
 	send(c, 5)
 	mustWait(s, epollInS, "data")
@@ -1064,6 +1066,10 @@ func recvCases() {
 	udpRecv("recvfrom/udp,addr=read-only", b, 16, 0, at(pgRO, 0), 16)
 	udpRecv("recvfrom/udp,addr,len=-1", b, 16, 0, obuf(), 0xffffffff)
 	udpRecv("recvfrom/udp,buf=unmapped", unmapped, 16, 0, 0, 0)
+	send(u1, 5)
+	mustWait(u2, epollInS, "a datagram")
+	p("recvfrom/udp,addr,addrlen=NULL", rf(u2, b, 16, 0, obuf(), 0))
+	drainSock(u2)
 	send(u1, 5)
 	mustWait(u2, epollInS, "a datagram")
 	p("recvfrom/udp,buf=NULL", rf(u2, 0, 16, 0, 0, 0))
