@@ -48,9 +48,10 @@ func (socketFile) write(f *file, buf, n uintptr) int64 {
 }
 
 // sockRecv takes up to n bytes (stream) or one datagram (dgram) from the receive ring into the
-// program's memory u (n: its total length, in the user half); for a datagram its source address
-// goes to addr/alenp as recvfrom returns it, and MSG_TRUNC to *oflags (if not nil) when it was
-// longer than n. -EAGAIN when nothing is there yet (the caller decides whether to wait).
+// program's memory u (n: its total length, in the user half). When addr is not NULL the
+// source's address (none for a stream) goes there and its length to *alenp, as recvfrom
+// returns them; MSG_TRUNC goes to *oflags (if not nil) for a datagram longer than n. -EAGAIN
+// when nothing is there yet (the caller decides whether to wait).
 func sockRecv(s *socket, u *userIO, n uintptr, flags uint32, addr, alenp uintptr, oflags *uint32) int64 {
 	if s.typ == sockDgram {
 		var h [dgramHdr]byte
@@ -68,7 +69,7 @@ func sockRecv(s *socket, u *userIO, n uintptr, flags uint32, addr, alenp uintptr
 		if !u.ok(c, true) {
 			return -EFAULT
 		}
-		if alenp != 0 {
+		if addr != 0 {
 			if e := sockPutAddr(addr, alenp, h[8:8+alen]); e != 0 {
 				return e
 			}
@@ -110,7 +111,7 @@ func sockRecv(s *socket, u *userIO, n uintptr, flags uint32, addr, alenp uintptr
 	if !u.ok(c, true) {
 		return -EFAULT
 	}
-	if alenp != 0 {
+	if addr != 0 {
 		if e := sockPutAddr(addr, alenp, nil); e != 0 {
 			return e
 		}
@@ -129,7 +130,7 @@ func sockRecv(s *socket, u *userIO, n uintptr, flags uint32, addr, alenp uintptr
 // for reading): recvfrom and recvmsg still copy an address out, of no bytes (Linux copies one
 // out whenever the receive did not fail).
 func sockEOF(addr, alenp uintptr) int64 {
-	if alenp != 0 {
+	if addr != 0 {
 		return sockPutAddr(addr, alenp, nil)
 	}
 	return 0

@@ -617,9 +617,6 @@ func sysRecvfrom(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr, fla
 	if s == nil {
 		return e
 	}
-	if addr == 0 {
-		alenp = 0
-	}
 	u := oneBuf(buf, n)
 	return sockRecvMsg(t, gp, cpu, s, f, fi, &u, n, flags, addr, alenp, nil)
 }
