@@ -26,6 +26,7 @@ func main() {
 	check("eof_after_close", eofAfterClose)
 	check("connect_timeout", connectTimeout)
 	check("ipv6_unsupported", ipv6)
+	check("stack_errno_range", stackErrno)
 	fmt.Println("netloop done")
 }
 
@@ -199,6 +200,34 @@ func ipv6() error {
 	_, err := syscall.Socket(syscall.AF_INET6, syscall.SOCK_STREAM, 0)
 	if err != syscall.EAFNOSUPPORT {
 		return fmt.Errorf("socket(AF_INET6): %v, want EAFNOSUPPORT", err)
+	}
+	return nil
+}
+
+// stackErrno: gmpos_net is the stack's call, but the kernel trusts no caller of it. A socket
+// error it passes on to the program must be an errno Linux has (at most EHWPOISON, 133): no
+// Linux call returns -4095, which Go's syscall package reads as a successful result.
+func stackErrno() error {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM|syscall.SOCK_NONBLOCK, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return err
+	}
+	const nrGmposNet, opState, stErr = 0x6d71, 8, 32
+	for _, e := range []uintptr{134, 4095} {
+		if _, _, en := syscall.RawSyscall6(nrGmposNet, opState, uintptr(st.Ino), stErr, 0, e, 0); en != syscall.EINVAL {
+			return fmt.Errorf("gmpos_net(OpState, StErr, error %d): %v, want EINVAL", e, en)
+		}
+	}
+	if _, _, en := syscall.RawSyscall6(nrGmposNet, opState, uintptr(st.Ino), stErr, 0, uintptr(syscall.ECONNREFUSED), 0); en != 0 {
+		return fmt.Errorf("gmpos_net(OpState, StErr, ECONNREFUSED): %v", en)
+	}
+	if _, err := syscall.Read(fd, make([]byte, 8)); err != syscall.ECONNREFUSED {
+		return fmt.Errorf("read after the stack set ECONNREFUSED: %v", err)
 	}
 	return nil
 }
