@@ -261,7 +261,7 @@ func netReply(id uint32, result int64, p, n uintptr, cpu int) int64 {
 	if n > 0 && !userRange(p, n, false) {
 		return -EFAULT
 	}
-	if result > 0 || result < -4095 {
+	if result > 0 || result < -netabi.MaxErrno {
 		return -EINVAL // a socket call's result is 0 or -errno; the kernel makes fds itself
 	}
 	result = netFinish(r, result, p, n)
@@ -411,8 +411,8 @@ func netState(sid uint32, set, clr uint32, err int32, cpu int) int64 {
 		return -EINVAL
 	}
 	if set&netabi.StErr != 0 {
-		if err <= 0 || err > 4095 {
-			return -EINVAL
+		if err <= 0 || err > netabi.MaxErrno {
+			return -EINVAL // the program would get it from a read: an errno Linux has
 		}
 		s.err = err
 	}

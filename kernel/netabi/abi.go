@@ -26,8 +26,8 @@ const (
 	// OpEvents: a1 = buffer, a2 = how many EventSize records fit. Returns how many were
 	// written; 0 when none are queued (the service file is then not readable).
 	OpEvents = 4
-	// OpReply: a1 = request id (Event.Req), a2 = result (≥ 0 or -errno, as the program's
-	// system call returns it), a3/a4 = payload (a sockaddr for accept, getsockname and
+	// OpReply: a1 = request id (Event.Req), a2 = result (0 or -errno, errno ≤ MaxErrno, as the
+	// program's system call returns it), a3/a4 = payload (a sockaddr for accept, getsockname and
 	// getpeername, the option's value for getsockopt). Wakes the caller. ESRCH: no such
 	// request (the caller was interrupted; the reply is dropped).
 	OpReply = 5
@@ -41,7 +41,8 @@ const (
 	// socket's send ring: stream, up to a3 bytes; dgram, one datagram (truncated to a3).
 	// Returns the bytes; 0 when the ring is empty.
 	OpPull = 7
-	// OpState: a1 = Sid, a2 = bits to set, a3 = bits to clear, a4 = the error for StErr.
+	// OpState: a1 = Sid, a2 = bits to set, a3 = bits to clear, a4 = the error for StErr
+	// (1..MaxErrno).
 	// Sets the socket's readiness as the stack sees it; the kernel wakes pollers.
 	OpState = 8
 	// OpRelease: a1 = Sid. The stack is done with a socket the program closed (EvClosed):
@@ -61,6 +62,11 @@ const (
 	// follows when accept4 has taken one.
 	OpAccepted = 11
 )
+
+// MaxErrno is the highest errno a socket error (OpState) or a reply (OpReply) may carry: Linux's
+// highest (EHWPOISON). No Linux call returns anything in -4095..-134, and Go's syscall package
+// reads -4095 as a successful result.
+const MaxErrno = 133
 
 // State bits (OpState): what the stack knows about a socket.
 const (
