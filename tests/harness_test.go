@@ -27,6 +27,7 @@ type opts struct {
 	kopts   []string
 	timeout time.Duration // default defaultTimeout
 	smp     int
+	net     runner.NetMode // -net; "" is auto
 }
 
 // defaultTimeout bounds one boot under TCG, build excluded.
@@ -56,6 +57,7 @@ func boot(t *testing.T, pkg []string, o opts) guest {
 	cfg.Timeout = o.timeout
 	cfg.KOpts = o.kopts
 	cfg.Args = o.args
+	cfg.Net.Mode = o.net
 	if o.smp > 0 {
 		cfg.SMP = o.smp
 	} else if n, err := strconv.Atoi(os.Getenv("GMPOS_TEST_SMP")); err == nil && n > 0 {

@@ -42,6 +42,9 @@ func (w *worker) filter(nr uint64, a *[6]uint64) string {
 func (w *worker) rule(nr uint64, a *[6]uint64) string {
 	f := w.f
 	fd := func(i int) bool { return uint32(a[i]) < uint32(len(f.protected)) && f.protected[uint32(a[i])] }
+	if why := w.sockRule(nr, a); why != "" {
+		return why // sockets, readv, recvmsg, gmpos_net (net.go)
+	}
 	switch nr {
 	case nrExit, nrExitGroup:
 		return "exit"
@@ -115,11 +118,6 @@ func (w *worker) rule(nr uint64, a *[6]uint64) string {
 	case nrGmposInfo:
 		if uint32(a[0]) == 3 {
 			return "gmpos_info(3): the deliberate kernel fault (a test hook)"
-		}
-		return ""
-	case nrGmposNet:
-		if a[0] == 2 { // the kernel compares all 64 bits of the op
-			return "gmpos_net(OpAttach) would make the fuzzer the network stack"
 		}
 		return ""
 
@@ -226,11 +224,19 @@ func (w *worker) rule(nr uint64, a *[6]uint64) string {
 		if t := int32(a[3]); t != 0 && t != 1 {
 			return "epoll_wait with a timeout of -1 or > 1 ms"
 		}
+		if fd(0) {
+			// The runtime's netpoller watches the network stack's service file edge-triggered:
+			// an event taken here is lost to it, and the stack stops serving.
+			return "epoll_wait on the runtime's epoll (takes its netpoll events)"
+		}
 		return ""
 	case nrEpollPwait2, nrPpoll, nrRtSigtimedwait:
 		i := map[uint64]int{nrEpollPwait2: 3, nrPpoll: 2, nrRtSigtimedwait: 2}[nr]
 		if !w.shortTS(a[i]) {
 			return "waits without a short timeout"
+		}
+		if nr == nrEpollPwait2 && fd(0) {
+			return "epoll_wait on the runtime's epoll (takes its netpoll events)"
 		}
 		return ""
 	case nrPoll:
@@ -248,8 +254,8 @@ func (w *worker) rule(nr uint64, a *[6]uint64) string {
 			return "reads the console (blocks natively) or the runtime's eventfd (steals its wake-ups)"
 		}
 		return ""
-	case nrReadv, nrPreadv, nrPreadv2, nrRecvmsg, nrProcessVMReadv, nrProcessVMWritev, 209 /* io_submit */ :
-		return "writes through iovecs the fuzzer cannot vet"
+	case nrPreadv, nrPreadv2, nrProcessVMReadv, nrProcessVMWritev, 209 /* io_submit */ :
+		return "writes through iovecs the fuzzer cannot vet" // readv and recvmsg: sockRule
 	case nrWrite, 18 /* pwrite64 */ :
 		// Only what must fail: the fuzzer's memory printed on its console is noise (and slow).
 		// Like Linux's pipe and tty writes, the console sends a buffer in 4 KiB pieces and stops
@@ -567,8 +573,13 @@ func outs(nr uint64, a *[6]uint64) []out {
 	case nrEpollWait, nrEpollPwait, nrEpollPwait2:
 		return []out{{1, mul(12, pos(a[2]))}}
 	case nrGmposNet:
-		if a[0] == 1 { // OpConfig fills the record even when it answers ENODEV (no NIC)
+		switch a[0] {
+		case 1: // OpConfig fills the record even when it answers ENODEV (no NIC)
 			return []out{{1, 64}}
+		case 4: // OpEvents: records (sockRule keeps only those that must fail)
+			return []out{{1, mul(eventSize, a[2])}}
+		case 7: // OpPull: the data and the address buffer
+			return []out{{2, a[3]}, {4, addrBufSize}}
 		}
 	case nrGmposInfo:
 		switch uint32(a[0]) {
@@ -619,8 +630,8 @@ func outs(nr uint64, a *[6]uint64) []out {
 		return []out{{1, 208}}
 	case 43, 288, 51, 52: // accept, accept4, getsockname, getpeername
 		return []out{{1, 128}, {2, 4}}
-	case 55: // getsockopt
-		return []out{{3, 128}, {4, 4}}
+	case 55: // getsockopt: the longest value Linux writes (TCP_INFO and the like) is shorter
+		return []out{{3, 256}, {4, 4}}
 	case 31, 71: // shmctl, msgctl (IPC_STAT)
 		return []out{{2, 128}}
 	case 66: // semctl

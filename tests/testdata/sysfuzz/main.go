@@ -7,7 +7,11 @@
 //
 // Usage (gmpos only; see the end of this comment for why not natively):
 //
-//	gmpos run [-smp N] ./tests/testdata/sysfuzz -- [-seed S] [-calls N] [-threads T] [-v]
+//	gmpos run -net none [-smp N] ./tests/testdata/sysfuzz -- [-seed S] [-calls N] [-threads T] [-v]
+//
+// The program imports net, so the network stack runs (as goroutines of the program) and the
+// socket calls meet live sockets (net.go); -net none keeps the guest off the host's network,
+// and the fuzzer refuses to run with a NIC.
 //
 // # What is generated
 //
@@ -27,6 +31,11 @@
 //     above the user stack), at NULL, non-canonical and kernel-half addresses (direct map, kernel
 //     stacks, the last page) and at the local APIC. Lengths and counts include the values whose
 //     *8, *12, *16 products wrap (1<<59 ...), huge lengths, 1<<32|small (int truncation), -1.
+//   - Sockets (net.go): fds are mostly the fuzzer's own sockets (a listener, a connected pair,
+//     UDP sockets, and those its calls make), addresses mostly prepared sockaddrs (the
+//     listener's, the UDP socket's, wrong families, short ones), iovecs and msghdrs prepared in
+//     the worker's slot with buffers of every kind; gmpos_net goes at the fuzzer's sockets as a
+//     hostile network stack would.
 //
 // Between calls, each worker moves to a fresh thread every churnEvery calls (the old one exits,
 // and its thread id stays in the pool of signal targets), and every probeEvery calls it changes
@@ -271,9 +280,10 @@ var specs = []spec{
 	{nr: nrRseq, name: "rseq", weight: 1, args: []argKind{kPtr, kLen, kInt, kInt}},
 	{nr: nrFaccessat2, name: "faccessat2", weight: 1, args: []argKind{kFD, kPtr, kInt, kInt}},
 	{nr: nrGmposInfo, name: "gmpos_info", weight: 10, args: []argKind{kConst, kPtr, kLen}, consts: [6][]uint64{0: gmposReq}},
-	// The network stack's private call: this program is not the stack, so every op but OpConfig
-	// must fail (EPERM); OpAttach would make it the stack and is filtered.
-	{nr: nrGmposNet, name: "gmpos_net", weight: 3, args: []argKind{kConst, kPtr, kLen, kPtr, kLen, kInt}, consts: [6][]uint64{0: netOps}},
+	// The network stack's private call, made as a hostile stack would on the fuzzer's own
+	// sockets (net.go netArgs): the kernel trusts no record of it. OpEvents and OpAccepted would
+	// break the real stack and are filtered; OpAttach and OpOpenNIC must fail.
+	{nr: nrGmposNet, name: "gmpos_net", weight: 6, args: []argKind{kConst, kPtr, kLen, kPtr, kLen, kInt}, consts: [6][]uint64{0: netOps}},
 }
 
 var (
@@ -282,6 +292,7 @@ var (
 )
 
 func init() {
+	specs = append(specs, socketSpecs...)
 	for i := range specs {
 		specOf[specs[i].nr] = &specs[i]
 		totalWeight += specs[i].weight
@@ -365,6 +376,10 @@ type fuzzer struct {
 
 	mu     sync.Mutex
 	wrongs int // calls the oracle found wrong
+
+	upkeepErrs atomic.Uint64      // upkeeps that could not open a socket (net.go)
+	upkeepErr  atomic.Value       // the first one's error (a string)
+	sids       [512]atomic.Uint64 // the socket ids (st_ino) of created's sockets, for gmpos_net
 }
 
 // wrong reports a call the oracle found wrong (the first few in full).
@@ -396,6 +411,12 @@ type worker struct {
 	skipWhy  map[string]uint64
 	owned    []uint64 // fds this worker's calls created, oldest first
 	probe    *probe   // its private region for the memory probes (probe.go)
+
+	// What gen drew for the socket calls' prepared structs (net.go), written by prepare.
+	iov  [iovN][2]uint64
+	msg  [7]uint64
+	lenp uint64
+	opt  uint64
 }
 
 func main() {
@@ -421,6 +442,10 @@ func main() {
 	if *known != "" {
 		replay += " -known " + *known
 	}
+	// A P for every worker and one more: a worker makes its calls with RawSyscall and keeps its
+	// P meanwhile, and the network stack's goroutines need one to answer a round trip (bind,
+	// listen, getsockopt) without waiting for sysmon's 10 ms — or, on one vCPU, at all.
+	runtime.GOMAXPROCS(*threads + 1)
 	fmt.Printf("sysfuzz: seed %d, %d calls, %d threads, GOMAXPROCS %d (replay: %s [-v])\n",
 		*seed, *calls, *threads, runtime.GOMAXPROCS(0), replay)
 	f.setup()
@@ -489,6 +514,9 @@ func main() {
 			}
 		}
 	}
+	if err := f.openPair(func(fd uintptr, _ uint32) { syscall.RawSyscall(nrClose, fd, 0, 0) }); err != nil {
+		bad = append(bad, "the network stack no longer makes a loopback connection: "+err.Error())
+	}
 	runtime.GC()
 	t0 := time.Now()
 	time.Sleep(time.Millisecond)
@@ -504,6 +532,9 @@ func main() {
 	}
 	if *report {
 		fmt.Print(skipReport(ws))
+	}
+	if n := f.upkeepErrs.Load(); n > 0 {
+		fmt.Printf("sysfuzz: %d upkeeps could not open a socket (the calls had left no room, or raced); first: %v\n", n, f.upkeepErr.Load())
 	}
 	fmt.Printf("%s; %.1fs, %.0f calls/s\n", summary(ws), elapsed.Seconds(), float64(*calls)/elapsed.Seconds())
 	fmt.Printf("sysfuzz: %d calls on %d threads, seed %d: no kernel fault\n", *calls, *threads, *seed)
@@ -546,6 +577,8 @@ func (f *fuzzer) setup() {
 	}
 	fmt.Printf("sysfuzz: scratch %#x-%#x (guard page after it), runtime fds [%s], text %#x, rodata %#x, arena %#x\n",
 		f.scratch, f.scratchEnd, strings.Join(open, " "), f.text, f.rodata, uintptr(unsafe.Pointer(&arena[0][0])))
+
+	f.netSetup()
 
 	// A few fds of the fuzzer's own, so that fd arguments hit live eventfds and epolls.
 	for i := 0; i < 3; i++ {
@@ -695,6 +728,9 @@ func (w *worker) run(k0, n int) bool {
 				fmt.Printf("sysfuzz: worker %d: restoring the scratch region: %v\n", w.id, err)
 			}
 		}
+		if k%upkeepEvery == upkeepEvery/4 {
+			w.upkeep()
+		}
 		if k%probeEvery == probeEvery/2 {
 			// A generator of its own, so that the calls stay those of the seed.
 			pr := rng{s: w.seed*0x9e3779b97f4a7c15 ^ uint64(k)*0x2545f4914f6cdd1d ^ 0x5bd1e995}
@@ -755,6 +791,10 @@ func blocking(nr uint64) bool {
 	switch nr {
 	case nrFutex, nrNanosleep, nrClockNanosleep, nrEpollWait, nrEpollPwait, nrSchedYield, nrPoll:
 		return true
+	case nrBind, nrListen, nrConnect, nrGetsockopt:
+		// Round trips to the network stack, which needs a P to answer (with GOMAXPROCS=1, a
+		// RawSyscall keeps the only one: the call would time out after 10 s).
+		return true
 	}
 	return false
 }
@@ -774,6 +814,7 @@ func (w *worker) prepare() {
 	put(offEvent, 1|0x1234<<32)                      // events EPOLLIN, data low half
 	binary.LittleEndian.PutUint32(b[offEvent+8:], 0) // data high half
 	put(offSigset, ^uint64(0))
+	w.prepareNet()
 }
 
 // after books what a successful call created: fds are remembered (and the oldest closed when a
@@ -787,16 +828,10 @@ func (w *worker) after(nr uint64, a [6]uint64, r uint64) {
 			if nr == nrEpollCreate1 || nr == nrEpollCreate {
 				kind = fdEpoll
 			}
-			w.f.created[r].Store(kind)
-			w.owned = append(w.owned, r)
-			if len(w.owned) > 8 {
-				fd := w.owned[0]
-				w.owned = w.owned[1:]
-				if w.f.created[fd].Swap(0) != 0 {
-					syscall.RawSyscall(nrClose, uintptr(fd), 0, 0)
-				}
-			}
+			w.own(r, kind)
 		}
+	case nrSocket, nrAccept, nrAccept4, nrListen, nrDup, nrDup2, nrDup3, nrFcntl:
+		w.sockAfter(nr, a, r)
 	case nrClose:
 		if a[0] < uint64(len(w.f.created)) {
 			w.f.created[a[0]].Store(0)
@@ -847,11 +882,17 @@ func (w *worker) gen(r *rng) (uint64, [6]uint64) {
 		}
 		a[i] = w.value(r, k, c)
 	}
+	if nr == nrGmposNet && s != nil {
+		w.netArgs(r, &a)
+	}
 	return nr, a
 }
 
 // value draws one argument of kind k (c: the call's constants for this slot).
 func (w *worker) value(r *rng, k argKind, c []uint64) uint64 {
+	if v, ok := w.netValue(r, k); ok {
+		return v
+	}
 	if k == kAny {
 		k = []argKind{kInt, kInt, kFD, kPtr, kPtr, kPtr, kLen, kLen, kTid, kSig, kTS}[r.intn(11)]
 	}
@@ -890,7 +931,7 @@ func (w *worker) value(r *rng, k argKind, c []uint64) uint64 {
 		if r.intn(4) == 0 {
 			return w.value(r, kFD, nil)
 		}
-		return w.createdFD(r, want)
+		return w.createdFD(r, 1<<want)
 	case kLen:
 		switch r.intn(4) {
 		case 0:
@@ -934,14 +975,14 @@ func (w *worker) value(r *rng, k argKind, c []uint64) uint64 {
 	return w.pointer(r)
 }
 
-// createdFD picks, uniformly, an fd the fuzzer created, of the given kind (0: any). It makes one
-// draw whatever their number, so that the draws stay aligned with the seed.
-func (w *worker) createdFD(r *rng, kind uint32) uint64 {
+// createdFD picks, uniformly, an fd the fuzzer created, of the kinds in mask (1<<kind; 0: any).
+// It makes one draw whatever their number, so that the draws stay aligned with the seed.
+func (w *worker) createdFD(r *rng, mask uint32) uint64 {
 	x := r.next()
 	var live [len(w.f.created)]uint16
 	n := 0
 	for fd := range w.f.created {
-		if k := w.f.created[fd].Load(); k != 0 && (kind == 0 || k == kind) {
+		if k := w.f.created[fd].Load(); k != 0 && (mask == 0 || mask&(1<<k) != 0) {
 			live[n] = uint16(fd)
 			n++
 		}
