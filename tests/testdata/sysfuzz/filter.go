@@ -462,6 +462,12 @@ func (w *worker) writeOK(p, n uint64) bool {
 		return true
 	}
 	end := p + n
+	if end < p {
+		// A length that wraps runs to the end of everything: a kernel that caps it (Linux's
+		// MAX_RW_COUNT) writes as far as it has data for. Taken as it was (p+n, wrapped), it
+		// once let recvfrom(buf=heap+8, len=-1) write a 64 KiB receive ring over the heap.
+		end = ^uint64(0)
+	}
 	in := func(lo, hi uint64) bool { return p >= lo && p < hi }
 	heap := uint64(uintptrOf(&w.heap[0]))
 	page := func(a uint64) uint64 { return a &^ (pageSize - 1) }
