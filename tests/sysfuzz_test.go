@@ -61,6 +61,11 @@ import (
 // turned out to be the fuzzer's filter, not the kernel: it let through MADV_DONTNEED_LOCKED on
 // the Go heap, and sched_getaffinity with a huge length and a thread id that, after enough
 // threads had come and gone, equalled an address in the program's data (filter.go writeOK).
+// With live sockets: recvfrom that skipped the address at the end of a stream and with a NULL
+// addrlen (conformance cases), and a socket error beyond Linux's errnos taken from gmpos_net
+// and returned as -4095, a "success" to Go (netloop's stack_errno_range); and once more the
+// filter: a write length that wrapped passed as a short one, and a receive ring's 64 KiB
+// overwrote the Go heap.
 func TestGuestSysfuzz(t *testing.T) {
 	if native() {
 		t.Skip("random system calls on the host (as root in CI) could do real damage")

@@ -266,6 +266,11 @@ func (f *fuzzer) openPair(add func(uintptr, uint32)) error {
 	if e != 0 {
 		return fmt.Errorf("socket: %v", e)
 	}
+	var st0 syscall.Stat_t
+	syscall.Fstat(int(l), &st0)
+	lino := st0.Ino
+	syscall.Fstat(int(c), &st0)
+	cino := st0.Ino
 	var sa [16]byte
 	sockaddrIn(sa[:], afInet, loopback, port)
 	if _, e := sys6(nrConnect, c, uintptrOf(&sa[0]), 16); e != 0 && e != syscall.EINPROGRESS {
@@ -284,8 +289,15 @@ func (f *fuzzer) openPair(add func(uintptr, uint32)) error {
 		}
 		sys6(nrNanosleep, uintptrOf(&shortSleep[0]), 0)
 	}
+	// What became of the two (other workers may have closed or replaced their fds meanwhile).
+	var st [2]syscall.Stat_t
+	e1, e2 := syscall.Fstat(int(l), &st[0]), syscall.Fstat(int(c), &st[1])
+	var v [4]byte
+	vl := [4]byte{4}
+	_, e3 := sys6(nrGetsockopt, c, 1, 4, uintptrOf(&v[0]), uintptrOf(&vl[0])) // SO_ERROR
 	sys6(nrClose, c)
-	return fmt.Errorf("the connection to the fixtures' own listener never came")
+	return fmt.Errorf("the connection to the fixtures' own listener never came (listener %d: ino %#x %v, was %#x; client %d: ino %#x %v, was %#x; SO_ERROR %d %v)",
+		l, st[0].Ino, e1, lino, c, st[1].Ino, e2, cino, binary.LittleEndian.Uint32(v[:]), e3)
 }
 
 // shortSleep is a struct timespec of 1 ms.
