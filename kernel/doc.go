@@ -97,8 +97,7 @@
 // main.go boot; trap.go dispatch and the way out; wait.go blocking and waking; futex.go;
 // timer.go the one-shot timer; clock.go; smp.go the BKL, shootdowns, the other cores;
 // percpu.go; platform.go sched.Platform; thread.go; signal.go delivery and rt_sigreturn;
-// syscall.go the table; sys_*.go the calls by family; uio.go the iovecs of readv, writev,
-// sendmsg and recvmsg (import_iovec); fd.go the fd table and fileOps;
+// syscall.go the table; sys_*.go the calls by family; fd.go the fd table and fileOps;
 // fd_console.go, fd_eventfd.go, epoll.go the kinds; irq.go the interrupt table and its
 // self-test; stack.go the initial process image; fault.go the fault report; cmdline.go,
 // klog.go, trace.go, util.go (user memory), errno.go; board.go the Board contract; abi_amd64.go,
