@@ -15,6 +15,12 @@
 //   - File: an open file description; fds refer to files, and each kind of file implements
 //     fileOps (fd.go).
 //   - Line: a device interrupt line with a registered handler (irq.go).
+//   - Socket: the kernel's half of a socket — its data rings, readiness, addresses and accept
+//     queue (socket.go) — behind a socket fd; the protocols live in the network stack, which runs
+//     as goroutines of the program and reaches the kernel through gmpos_net (net_svc.go; the
+//     contract and the cost of each path are in kernel/netabi/doc.go).
+//   - Poller: the kernel's network poller (net_poller.go), sched.Poller over the NIC: the
+//     scheduler asks it for threads whose network I/O completed, as findRunnable asks netpoll.
 //
 // # Seams
 //
@@ -98,8 +104,10 @@
 // timer.go the one-shot timer; clock.go; smp.go the BKL, shootdowns, the other cores;
 // percpu.go; platform.go sched.Platform; thread.go; signal.go delivery and rt_sigreturn;
 // syscall.go the table; sys_*.go the calls by family; fd.go the fd table and fileOps;
-// fd_console.go, fd_eventfd.go, epoll.go the kinds; irq.go the interrupt table and its
-// self-test; stack.go the initial process image; fault.go the fault report; cmdline.go,
+// fd_console.go, fd_eventfd.go, epoll.go, fd_socket.go, fd_etc.go the kinds; irq.go the
+// interrupt table and its self-test; nic.go the virtio-net NIC and its file; net_poller.go
+// the network poller; net_svc.go gmpos_net, the stack's events and requests; socket.go,
+// sys_socket.go sockets; ipconfig.go the addresses (ip=); stack.go the initial process image; fault.go the fault report; cmdline.go,
 // klog.go, trace.go, util.go (user memory), errno.go; board.go the Board contract; abi_amd64.go,
 // board_pc.go, zsysnum_amd64.go (mksysnum.go) for x86-64 and the PC.
 //
@@ -113,6 +121,10 @@
 //	fd table, file        fs/file.c, include/linux/fs.h struct file, file_operations
 //	epoll                 fs/eventpoll.c (ep_insert, ep_poll_callback, ep_send_events)
 //	eventfd               fs/eventfd.c
+//	socket, sys_socket    net/socket.c (sys_socket, __sys_accept4, move_addr_to_user),
+//	                      include/net/sock.h (struct socket vs struct sock: the same split)
+//	nicIRQ, netPoller     net/core/dev.c NAPI: napi_schedule, net_rx_action (interrupt off,
+//	                      poll the ring dry, interrupt on)
 //	irqRegister           kernel/irq/manage.c request_irq
 //	kernelFault           arch/x86/kernel/dumpstack.c __die
 //

@@ -24,6 +24,7 @@ const (
 	infoIRQTest   = 6 // wait for buf interrupts of the board's test source at n Hz (irq.go)
 	infoIRQStats  = 7 // buf ← [test line, rate Hz, last test's ns, count of each line...], n entries
 	// netabi.InfoNetStats = 8: buf ← the network counters (net_svc.go), n entries
+	infoCPUTime = 9 // buf ← [kernel ns, idle ns] per core, n entries (pairs); returns the core count
 )
 
 // The ways infoFault makes the kernel fault (tests of the fault report, tests/kernel_test.go).
@@ -60,6 +61,16 @@ func sysGmposInfo(t *Thread, gp sched.GID, cpu int, req int32, buf, n uintptr) i
 		}
 		for i := uintptr(0); i < n && int(i) < ncpu; i++ {
 			store64(buf+8*i, cpus[i].dispatches)
+		}
+		return int64(ncpu)
+	case infoCPUTime:
+		if !userArray(buf, n, 8, true) {
+			return -EFAULT
+		}
+		for i := uintptr(0); i+1 < n && int(i/2) < ncpu; i += 2 {
+			k, idle := cpuTime(int(i / 2))
+			store64(buf+8*i, uint64(k))
+			store64(buf+8*i+8, uint64(idle))
 		}
 		return int64(ncpu)
 	case infoPolicy:

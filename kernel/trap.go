@@ -21,6 +21,7 @@ import (
 //
 //go:linkname trap
 func trap(f *arch.Frame) *arch.Frame {
+	t0 := arch.Cycles()
 	cpu := arch.Current().ID()
 	kind, n := f.Trap()
 	if kind == arch.TrapIPI && arch.IPI(n) == arch.IPIFlush {
@@ -37,9 +38,21 @@ func trap(f *arch.Frame) *arch.Frame {
 		}
 		kernelFault(f, "")
 	}
+	b := ktimeBucket(f, kind)
 	bklLock(cpu)
+	c := &cpus[cpu]
+	if c.idleSince != 0 { // the halt this trap ended
+		c.idleCycles += t0 - c.idleSince
+		c.idleSince = 0
+	}
 	r := trapLocked(f, kind, n, cpu)
 	flushPending()
+	t1 := arch.Cycles()
+	c.kernelCycles += t1 - t0
+	ktimeCharge(b, t1-t0)
+	if r == nil {
+		c.idleSince = t1 // halting until the next interrupt
+	}
 	bklUnlock()
 	return r
 }

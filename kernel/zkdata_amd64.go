@@ -28,6 +28,7 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&irqTest)), unsafe.Sizeof(irqTest))
 	add(uintptr(unsafe.Pointer(&kindCaps)), unsafe.Sizeof(kindCaps))
 	add(uintptr(unsafe.Pointer(&kinds)), unsafe.Sizeof(kinds))
+	add(uintptr(unsafe.Pointer(&ktime)), unsafe.Sizeof(ktime))
 	add(uintptr(unsafe.Pointer(&ncpu)), unsafe.Sizeof(ncpu))
 	add(uintptr(unsafe.Pointer(&netEvq)), unsafe.Sizeof(netEvq))
 	add(uintptr(unsafe.Pointer(&netQueueFull)), unsafe.Sizeof(netQueueFull))
