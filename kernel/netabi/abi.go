@@ -75,10 +75,15 @@ const (
 // Event kinds (Event.Kind).
 const (
 	EvRequest = 1 // a socket call to carry out: Op, Args, Data; answer with OpReply(Req), unless Req is 0 (see below)
-	EvTxReady = 2 // the socket's send ring has data (or a shutdown to pass on): Pull
+	EvTxReady = 2 // the socket's send ring has data: Pull (see below)
 	EvRxSpace = 3 // the program read from a ring the stack found full: Push again
 	EvClosed  = 4 // the program closed the socket: Pull what is left, close, then OpRelease
 )
+
+// EvTxReady is queued when data is in a socket's send ring, the stack takes data (StTxOpen)
+// and no EvTxReady for the socket is queued unfetched: when the program writes, and when the
+// stack sets StTxOpen again. So once the stack has fetched one, any later write brings another:
+// a Pull that empties the ring need not be followed by one that finds it empty.
 
 // Request ops (Event.Op of an EvRequest), with what Args and Data hold and what the reply is.
 //

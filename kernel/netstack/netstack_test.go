@@ -244,6 +244,10 @@ func TestConnectionRefusedWire(t *testing.T) {
 	if err := b.k.connect(c, sa([4]byte{10, 0, 0, 1}, 9)); err != syscall.ECONNREFUSED {
 		t.Fatalf("connect = %v, want ECONNREFUSED", err)
 	}
+	// tcpip counts the reset after handing it to the link: b may see it first.
+	for i := 0; i < 100 && a.s.stats().TCPResetsSent == 0; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if a.s.stats().TCPResetsSent == 0 {
 		t.Errorf("no reset sent")
 	}
