@@ -77,8 +77,10 @@ type Device struct {
 	nrx    uint16 // receive buffers (= rx queue size)
 	rxVirt [virtio.MaxQueueSize]uintptr
 	rxPhys [virtio.MaxQueueSize]uint64
-	rxHeld bool   // RxNext returned rxSlot's frame and RxDone has not given it back
-	rxSlot uint16 //
+	rxHeld bool // RxNext returned rxSlot's frame and RxDone has not given it back
+	// re-posted receive buffers the device has not been notified of (rx.go, rxKickBatch)
+	rxUnkicked int
+	rxSlot     uint16 //
 
 	ntx     uint16
 	txVirt  [virtio.MaxQueueSize]uintptr
