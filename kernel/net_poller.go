@@ -25,7 +25,8 @@ import (
 //
 // The interrupt handler (nic.go, nicIRQ) readies the same threads when a frame arrives while
 // the cores are busy or halted; netStats counts who readied how many (ready_poll, ready_irq,
-// ready_stack). BKL.
+// ready_stack), and the trace=1 timeline names each one (pollready, nicready, ready: trace.go).
+// BKL.
 type netPoller struct{}
 
 // netWake says who is making threads runnable right now, so that unblock (wait.go) can hand
