@@ -53,12 +53,14 @@ func netWakeTake(gp sched.GID) bool {
 	case wakeIRQ:
 		netStats[netabi.NetReadyIRQ]++
 	case wakePoll:
+		netStats[netabi.NetReadyPoll]++
 		if netWake.n < netWake.max {
 			*(*sched.GID)(ptr(netWake.base + uintptr(netWake.n)*unsafe.Sizeof(sched.GID(0)))) = gp
 			netWake.n++
-			netStats[netabi.NetReadyPoll]++
 			return true
 		}
+		// The poll's buffer is full (sched's pollBatch): the thread goes to the scheduler
+		// directly — readied by the poll all the same, though traced as a plain ready.
 	}
 	return false
 }
