@@ -18,14 +18,15 @@
 //
 // # Goroutines
 //
-//   - the NIC receiver (link.go): reads the NIC file one frame per read and hands each frame to
-//     tcpip. The file is non-blocking and wrapped with os.NewFile, so a read that finds no frame
-//     parks the goroutine in the Go runtime's netpoller (epoll) instead of blocking an M; the
-//     runtime reads until EAGAIN before it waits again, which is what the kernel needs (it
-//     re-enables the NIC interrupt only when a read finds the ring empty). Frames go out from
-//     whichever tcpip goroutine sends them, with one non-blocking write(2) each; EAGAIN (the
-//     transmit ring is full) drops the frame and counts it: TCP retransmits, as after a loss
-//     on the wire, and no tcpip goroutine ever waits for the device while holding its locks.
+//   - the NIC receiver (link.go, port.go): takes a batch of received frames per system call
+//     (gmpos_net OpNICRecv) and hands each frame to tcpip. When the kernel finds the ring empty
+//     it re-enables the NIC's interrupt — during the call that drained it, which it reports
+//     (NICDrained), or on the next — and the goroutine parks in the Go runtime's netpoller on
+//     the NIC file (epoll), never blocking an M, until the interrupt or the kernel's poller makes
+//     the file readable again. Frames go out from whichever tcpip goroutine sends them, in
+//     batches with one system call and one device notification each (OpNICSend); a full transmit
+//     ring drops what did not fit and counts it: TCP retransmits, as after a loss on the wire,
+//     and no tcpip goroutine ever waits for the device while holding its locks.
 //   - the event reader (service.go): waits for the service file to become readable (a RawConn
 //     Read, so again in the netpoller) and fetches batches of event records with OpEvents. It
 //     only reads; two batch buffers go back and forth between it and the service goroutine.
@@ -61,7 +62,7 @@
 // # Files
 //
 // doc.go this text; init.go start-up; kernel.go the Kernel interface; sys.go the real kernel;
-// link.go the NIC link endpoint; stack.go the tcpip stack; service.go the loops and the
+// link.go the NIC link endpoint; port.go how it reaches the NIC (the kernel's batches, or a file); stack.go the tcpip stack; service.go the loops and the
 // dispatcher; socket.go per-socket data movement; request.go socket calls; sockopt.go options;
 // sockaddr.go addresses; errno.go error mapping; stats.go counters.
 package netstack

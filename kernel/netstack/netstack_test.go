@@ -25,7 +25,11 @@ type node struct {
 // newNode starts a stack over a fake kernel; nic (may be nil) is its wire.
 func newNode(t testing.TB, cfg netabi.Config, nic *os.File) *node {
 	k := newFakeKernel()
-	s, err := start(k, cfg, nic)
+	var port framePort
+	if nic != nil {
+		port = filePort{nic}
+	}
+	s, err := start(k, cfg, port)
 	if err != nil {
 		t.Fatal(err)
 	}

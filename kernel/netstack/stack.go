@@ -5,7 +5,6 @@ package netstack
 
 import (
 	"errors"
-	"os"
 
 	"gmpos/kernel/netabi"
 
@@ -28,7 +27,7 @@ const (
 
 // start builds the stack for cfg (with the Ethernet NIC over nic when it is not nil) and
 // starts the service over k. Everything is ready when it returns.
-func start(k Kernel, cfg netabi.Config, nic *os.File) (*service, error) {
+func start(k Kernel, cfg netabi.Config, nic framePort) (*service, error) {
 	c := new(counters)
 	st, err := newStack(cfg, nic, c)
 	if err != nil {
@@ -41,7 +40,7 @@ func start(k Kernel, cfg netabi.Config, nic *os.File) (*service, error) {
 
 // newStack builds the tcpip stack: ipv4 with arp, tcp, udp, icmp; NIC 1 loopback
 // (127.0.0.1/8); NIC 2 Ethernet over nic, with cfg's address and routes when CfgStatic.
-func newStack(cfg netabi.Config, nic *os.File, c *counters) (*stack.Stack, error) {
+func newStack(cfg netabi.Config, nic framePort, c *counters) (*stack.Stack, error) {
 	st := stack.New(stack.Options{
 		NetworkProtocols:   []stack.NetworkProtocolFactory{ipv4.NewProtocol, arp.NewProtocol},
 		TransportProtocols: []stack.TransportProtocolFactory{tcp.NewProtocol, udp.NewProtocol, icmp.NewProtocol4},
