@@ -107,7 +107,8 @@
 // fd_console.go, fd_eventfd.go, epoll.go, fd_socket.go, fd_etc.go the kinds; irq.go the
 // interrupt table and its self-test; nic.go the virtio-net NIC and its file; net_poller.go
 // the network poller; net_svc.go gmpos_net, the stack's events and requests; socket.go,
-// sys_socket.go sockets; ipconfig.go the addresses (ip=); stack.go the initial process image; fault.go the fault report; cmdline.go,
+// sys_socket.go sockets; netlink.go, fd_netlink.go, sys_netlink.go NETLINK_ROUTE sockets (the
+// interfaces); ipconfig.go the addresses (ip=); stack.go the initial process image; fault.go the fault report; cmdline.go,
 // klog.go, trace.go, util.go (user memory), errno.go; board.go the Board contract; abi_amd64.go,
 // board_pc.go, zsysnum_amd64.go (mksysnum.go) for x86-64 and the PC.
 //
@@ -125,6 +126,7 @@
 //	                      include/net/sock.h (struct socket vs struct sock: the same split)
 //	nicIRQ, netPoller     net/core/dev.c NAPI: napi_schedule, net_rx_action (interrupt off,
 //	                      poll the ring dry, interrupt on)
+//	netlink sockets       net/netlink/af_netlink.c, net/core/rtnetlink.c (and kernel/rtnetlink)
 //	irqRegister           kernel/irq/manage.c request_irq
 //	kernelFault           arch/x86/kernel/dumpstack.c __die
 //

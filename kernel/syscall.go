@@ -47,6 +47,9 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 		return -ENOSYS, false
 	}
 	fd0 := int32(a[0])
+	if r, ok := nlSyscall(t, gp, cpu, nr, a); ok {
+		return r, false // socket(AF_NETLINK), or a socket call on a netlink fd (sys_netlink.go)
+	}
 	switch int(nr) {
 	// Files and file descriptors (sys_fd.go, fd_*.go, epoll.go, sys_path.go).
 	case nrRead:

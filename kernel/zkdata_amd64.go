@@ -40,6 +40,8 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&netsvc)), unsafe.Sizeof(netsvc))
 	add(uintptr(unsafe.Pointer(&nic)), unsafe.Sizeof(nic))
 	add(uintptr(unsafe.Pointer(&nicFuncs)), unsafe.Sizeof(nicFuncs))
+	add(uintptr(unsafe.Pointer(&nlReq)), unsafe.Sizeof(nlReq))
+	add(uintptr(unsafe.Pointer(&nlSocks)), unsafe.Sizeof(nlSocks))
 	add(uintptr(unsafe.Pointer(&plat)), unsafe.Sizeof(plat))
 	add(uintptr(unsafe.Pointer(&prctlState)), unsafe.Sizeof(prctlState))
 	add(uintptr(unsafe.Pointer(&processID)), unsafe.Sizeof(processID))
