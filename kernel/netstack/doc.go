@@ -27,9 +27,11 @@
 //     batches with one system call and one device notification each (OpNICSend); a full transmit
 //     ring drops what did not fit and counts it: TCP retransmits, as after a loss on the wire,
 //     and no tcpip goroutine ever waits for the device while holding its locks.
-//   - the event reader (service.go): waits for the service file to become readable (a RawConn
-//     Read, so again in the netpoller) and fetches batches of event records with OpEvents. It
-//     only reads; two batch buffers go back and forth between it and the service goroutine.
+//   - the event reader (service.go, sys.go): waits for the service file to become readable
+//     (one long RawConn Read, so again in the netpoller) and fetches batches of event records
+//     with OpEvents; a batch that did not fill its buffer emptied the queue, so it parks at
+//     once. It only reads; two batch buffers go back and forth between it and the service
+//     goroutine.
 //   - the service goroutine (service.go): the only goroutine that touches the socket table and
 //     calls the kernel about sockets. It takes event batches from the reader and readiness
 //     changes from tcpip. tcpip reports readiness through waiter.Entry callbacks that run on

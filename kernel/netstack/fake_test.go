@@ -79,7 +79,19 @@ var errStopped = errors.New("fake kernel stopped")
 
 // --- the kernel side, called by the stack ---
 
-func (k *fakeKernel) Events(buf []byte) (int, error) {
+func (k *fakeKernel) Events(next func() []byte, put func([]byte)) error {
+	for {
+		buf := next()
+		n, err := k.events1(buf)
+		if err != nil {
+			return err
+		}
+		put(buf[:n*netabi.EventSize])
+	}
+}
+
+// events1 waits for events and moves up to a buffer's worth.
+func (k *fakeKernel) events1(buf []byte) (int, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	for len(k.events) == 0 && !k.stopped {
