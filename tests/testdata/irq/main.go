@@ -56,7 +56,13 @@ func main() {
 		_, _, e := syscall.Syscall(sysGmposInfo, infoIRQTest, 1, hz)
 		busy <- e
 	}()
+	// The wait is interruptible, as a Linux wait without SA_RESTART semantics: a signal meant
+	// for this thread (the runtime's SIGURG preemption, sent just before it entered the call)
+	// ends it with EINTR, and the caller starts again, as Linux callers do.
 	r, _, e := syscall.Syscall(sysGmposInfo, infoIRQTest, n, hz)
+	for i := 0; e == syscall.EINTR && i < 10; i++ {
+		r, _, e = syscall.Syscall(sysGmposInfo, infoIRQTest, n, hz)
+	}
 	during := spins.Load()
 	close(stop)
 	_, rate, ns, after := stats()
