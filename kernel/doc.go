@@ -97,6 +97,7 @@
 // main.go boot; trap.go dispatch and the way out; wait.go blocking and waking; futex.go;
 // timer.go the one-shot timer; clock.go; smp.go the BKL, shootdowns, the other cores;
 // percpu.go; platform.go sched.Platform; thread.go; signal.go delivery and rt_sigreturn;
+// cputime.go CPU-time accounting;
 // syscall.go the table; sys_*.go the calls by family; fd.go the fd table and fileOps;
 // fd_console.go, fd_eventfd.go, epoll.go the kinds; irq.go the interrupt table and its
 // self-test; stack.go the initial process image; fault.go the fault report; cmdline.go,
@@ -110,6 +111,7 @@
 //	wakeToRestart         kernel/signal.c + arch/x86/kernel/signal.c: -ERESTARTSYS
 //	sysFutex              kernel/futex/{syscalls,waitwake,requeue}.c
 //	deliverSignal         arch/x86/kernel/signal.c get_sigframe, signal_64.c
+//	chargeUser, charge    kernel/sched/cputime.c (vtime accounting), account_steal_time
 //	fd table, file        fs/file.c, include/linux/fs.h struct file, file_operations
 //	epoll                 fs/eventpoll.c (ep_insert, ep_poll_callback, ep_send_events)
 //	eventfd               fs/eventfd.c

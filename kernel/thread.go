@@ -45,6 +45,8 @@ type Thread struct {
 	altSP          uintptr // sigaltstack: base, size, flags (0 or ssDisable)
 	altSize        uintptr
 	altFlags       uint32
+
+	cpu cpuTimes // CPU time used so far (cputime.go)
 }
 
 // MaxThreads is the size of the thread table: one slot per scheduler G.

@@ -37,16 +37,18 @@ func trap(f *arch.Frame) *arch.Frame {
 		}
 		kernelFault(f, "")
 	}
+	entry := nanotime() // waiting for the BKL is the thread's time too (cputime.go)
 	bklLock(cpu)
-	r := trapLocked(f, kind, n, cpu)
+	r := trapLocked(f, kind, n, cpu, entry)
 	flushPending()
 	bklUnlock()
 	return r
 }
 
-// trapLocked is trap under the big kernel lock: save the interrupted thread's registers, handle
-// the event, and pick the thread to resume.
-func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int) *arch.Frame {
+// trapLocked is trap under the big kernel lock: charge the interrupted thread's user time, save
+// its registers, handle the event, and pick the thread to resume.
+func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int, entry int64) *arch.Frame {
+	chargeUser(cpu, entry)
 	gp := cpus[cpu].cur
 	var t *Thread
 	if gp != 0 && f.FromUser() {
@@ -91,6 +93,7 @@ func schedule(cpu int) *arch.Frame {
 				netStats[netabi.NetIdleHalts]++
 			}
 			c.cur = 0
+			chargeSystem(cpu, 0)
 			armTimer(cpu, false)
 			return nil
 		}
@@ -98,6 +101,7 @@ func schedule(cpu int) *arch.Frame {
 		c.dispatches++
 	}
 	t := &threads[gp]
+	chargeSystem(cpu, gp)
 	// Deliver every deliverable signal, each handler's frame on top of the last, as Linux's
 	// exit-to-user loop does; a handler masks its own signal, so this ends. (A fatal default
 	// action never returns: it ends the process.)
@@ -108,6 +112,7 @@ func schedule(cpu int) *arch.Frame {
 		t.sigmask, t.restoreSigmask = t.savedSigmask, false
 	}
 	armTimer(cpu, true)
+	resumed(cpu) // the timer's deadline bounds the thread's next stretch of user time (cputime.go)
 	arch.Current().PrepareResume(t.fpArea(), t.tls)
 	return &t.frame
 }

@@ -8,6 +8,7 @@ import "unsafe"
 // that no system call may read or write for the program (kernel/mm ProtectKernelData).
 func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&S)), unsafe.Sizeof(S))
+	add(uintptr(unsafe.Pointer(&acct)), unsafe.Sizeof(acct))
 	add(uintptr(unsafe.Pointer(&bkl)), unsafe.Sizeof(bkl))
 	add(uintptr(unsafe.Pointer(&board)), unsafe.Sizeof(board))
 	add(uintptr(unsafe.Pointer(&bootTimes)), unsafe.Sizeof(bootTimes))
@@ -41,6 +42,7 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&nicFuncs)), unsafe.Sizeof(nicFuncs))
 	add(uintptr(unsafe.Pointer(&plat)), unsafe.Sizeof(plat))
 	add(uintptr(unsafe.Pointer(&prctlState)), unsafe.Sizeof(prctlState))
+	add(uintptr(unsafe.Pointer(&procCPU)), unsafe.Sizeof(procCPU))
 	add(uintptr(unsafe.Pointer(&processID)), unsafe.Sizeof(processID))
 	add(uintptr(unsafe.Pointer(&remoteFlush)), unsafe.Sizeof(remoteFlush))
 	add(uintptr(unsafe.Pointer(&rlimits)), unsafe.Sizeof(rlimits))

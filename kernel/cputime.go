@@ -1,0 +1,169 @@
+// CPU-time accounting: how much processor time each thread and the process have used.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import (
+	"gmpos/kernel/arch"
+	"gmpos/sched"
+)
+
+// Every nanosecond a core spends on a thread is charged to that thread at the two places the
+// kernel sees a core change hands — it is never preempted in between:
+//
+//   - on the way in (trap): the time since the thread was resumed is user time;
+//   - on the way out (schedule): the time since the way in — waiting for the BKL included — is
+//     system time of the thread that entered, even if another thread is resumed.
+//
+// Linux samples instead (a tick charges the whole jiffy to whoever is running, unless
+// CONFIG_VIRT_CPU_ACCOUNTING_GEN measures at kernel entry and exit as here: kernel/sched/cputime.c
+// vtime_user_exit, vtime_user_enter). A thread's total is what CLOCK_THREAD_CPUTIME_ID reads; the
+// process's — every thread's, including the ones that have exited, as Linux's signal->utime and
+// stime keep them — is CLOCK_PROCESS_CPUTIME_ID, and the clock of ITIMER_PROF and ITIMER_VIRTUAL.
+//
+// # Steal
+//
+// A virtual CPU does not run all the time: QEMU's vCPU thread waits for a host core like any
+// other thread, and the monotonic clock (the cycle counter) goes on meanwhile. Charged as user
+// time, such a gap would make a thread's CPU clock jump by tens of milliseconds at once — and a
+// CPU timer sends one signal per expiry whatever the jump (the periods skipped are only counted
+// as overruns), so a profile loses samples (measured: 8 of 107 on a host busy with other
+// QEMUs). Linux subtracts what the hypervisor reports as stolen (account_steal_time); TCG
+// reports nothing, but the kernel knows when the thread's next trap was due at the latest — its
+// core's timer deadline (armTimer arms one whenever a thread runs) — so user time beyond that
+// deadline, and a little slack for the interrupt's way in, is steal and charged to nobody. Steal
+// inside the kernel cannot be told from kernel work and stays system time.
+
+// CPU clock kinds (include/linux/posix-timers.h CPUCLOCK_*): the low two bits of a CPU clock ID.
+// gmpos's run time (SCHED) is exactly user + system time (PROF).
+const (
+	cpuclockProf  = 0 // user + system time: ITIMER_PROF
+	cpuclockVirt  = 1 // user time: ITIMER_VIRTUAL
+	cpuclockSched = 2 // run time: CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID
+	cpuclockMax   = 3
+)
+
+// cpuTimes is the CPU time a thread or the process has used, in nanoseconds.
+type cpuTimes struct {
+	user, sys int64
+}
+
+// sample reads the clock of the given kind (cpu_clock_sample).
+func (c *cpuTimes) sample(kind int) int64 {
+	if kind == cpuclockVirt {
+		return c.user
+	}
+	return c.user + c.sys
+}
+
+// The process's CPU time. Protected by the BKL.
+var procCPU struct {
+	times cpuTimes
+}
+
+// acct is each core's accounting state. Owned by the core (written by core i under the BKL; read
+// by others, under the BKL, to add a running thread's uncharged time to a clock read).
+var acct [arch.MaxCPU]struct {
+	g     sched.GID // the thread being charged: the one running, or the one that entered the trap
+	since int64     // CLOCK_MONOTONIC ns from which g's time is not charged yet
+	until int64     // the core's timer deadline when g was resumed (resumed)
+}
+
+// chargeUser charges the time since the running thread was resumed, up to the way into the
+// kernel at entry (CLOCK_MONOTONIC ns, read before the BKL), as its user time — less steal (see
+// "Steal"). BKL held.
+func chargeUser(cpu int, entry int64) {
+	a := &acct[cpu]
+	a.g = cpus[cpu].cur
+	if a.g != 0 {
+		charge(a.g, userTime(a.since, entry, a.until), true)
+	}
+	a.since = entry
+}
+
+// stealSlack is how late the core's timer interrupt may legitimately reach the kernel.
+const stealSlack = tickNS / 4
+
+// userTime is the user time of a thread resumed at since, back in the kernel at entry, its core's
+// timer due at until (0: unknown): what lies beyond until+stealSlack is steal.
+func userTime(since, entry, until int64) int64 {
+	if limit := until + stealSlack; until != 0 && entry > limit {
+		entry = max(limit, since)
+	}
+	return entry - since
+}
+
+// resumed records, as a thread is resumed on core cpu, the latest time it can run before its
+// next trap: the deadline the core's timer is armed for (armTimer always arms one while a
+// thread runs). BKL held.
+func resumed(cpu int) { acct[cpu].until = cpus[cpu].timerArmed }
+
+// chargeSystem charges the time since the way in as system time of the thread that entered, and
+// starts charging next, the thread this core resumes (0: none, the core idles). BKL held.
+func chargeSystem(cpu int, next sched.GID) {
+	a := &acct[cpu]
+	now := nanotime()
+	if a.g != 0 {
+		charge(a.g, now-a.since, false)
+	}
+	a.g, a.since = next, now
+}
+
+// charge adds d ns to thread gp's and the process's user or system time. A thread that exited in
+// this trap is charged in its cleared slot (the next thread there starts from zero again); the
+// process keeps the time.
+func charge(gp sched.GID, d int64, user bool) {
+	if d <= 0 {
+		return
+	}
+	t := &threads[gp]
+	if user {
+		t.cpu.user += d
+		procCPU.times.user += d
+	} else {
+		t.cpu.sys += d
+		procCPU.times.sys += d
+	}
+}
+
+// uncharged is the time thread gp has run on a core since its last charge (0 if it is not
+// running): a clock read includes it, Linux's task_sched_runtime does the same. BKL held.
+func uncharged(gp sched.GID, now int64) int64 {
+	for i := 0; i < ncpu; i++ {
+		if acct[i].g == gp && now > acct[i].since {
+			return now - acct[i].since
+		}
+	}
+	return 0
+}
+
+// threadCPUClock reads thread gp's CPU clock of the given kind, up to now. A system call's own
+// time so far counts as system time; the time of a thread running on another core counts as
+// user time (it is in user mode: this core holds the BKL).
+func threadCPUClock(gp sched.GID, kind int) int64 {
+	t := &threads[gp]
+	now := nanotime()
+	d := uncharged(gp, now)
+	if kind == cpuclockVirt {
+		if acct[currentCPU()].g == gp {
+			d = 0 // the caller: in the kernel since its last charge
+		}
+		return t.cpu.user + d
+	}
+	return t.cpu.sample(kind) + d
+}
+
+// processCPUClock reads the process's CPU clock of the given kind, up to now: what has been
+// charged, plus what the running threads have used since — all of it run time, and user time but
+// for this core's (the caller's system call).
+func processCPUClock(kind int) int64 {
+	now := nanotime()
+	self := currentCPU()
+	v := procCPU.times.sample(kind)
+	for i := 0; i < ncpu; i++ {
+		if acct[i].g != 0 && now > acct[i].since && !(kind == cpuclockVirt && i == self) {
+			v += now - acct[i].since
+		}
+	}
+	return v
+}

@@ -1,0 +1,23 @@
+// Tests of CPU-time accounting.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import "testing"
+
+// TestUserTime: user time runs from the resume to the way into the kernel, but not past the
+// core's timer deadline and its slack — the rest is steal (cputime.go, "Steal").
+func TestUserTime(t *testing.T) {
+	for _, c := range []struct{ since, entry, until, want int64 }{
+		{1000, 1500, 0, 500},                               // deadline unknown (boot): all of it
+		{1000, 1500, 2000, 500},                            // a system call before the tick
+		{1000, 2000 + stealSlack, 2000, 1000 + stealSlack}, // the tick, a little late
+		{1000, 50_000_000, 2000, 1000 + stealSlack},        // the vCPU did not run for 50 ms
+		{5000, 50_000_000, 2000, stealSlack - 3000},        // resumed just before an overdue timer
+		{300_000, 50_000_000, 1, 0},                        // resumed long after it: nothing
+	} {
+		if got := userTime(c.since, c.entry, c.until); got != c.want {
+			t.Errorf("userTime(%d, %d, %d) = %d, want %d", c.since, c.entry, c.until, got, c.want)
+		}
+	}
+}
