@@ -33,6 +33,12 @@ import (
 // core's timer deadline (armTimer arms one whenever a thread runs) — so user time beyond that
 // deadline, and a little slack for the interrupt's way in, is steal and charged to nobody. Steal
 // inside the kernel cannot be told from kernel work and stays system time.
+//
+// CPU timers (ptimer.go, itimer.go) are checked when a thread is about to return to user mode
+// (cpuTimersCheck, from schedule): a thread's CPU time has just been brought up to date then, and
+// a signal the check sends is delivered on that same way out, interrupting the instruction the
+// thread was on — what the Go profiler records. Linux checks on the tick (run_posix_cpu_timers);
+// gmpos's running thread traps at least once per tickNS (1 ms), finer than Linux's 4 ms at HZ=250.
 
 // CPU clock kinds (include/linux/posix-timers.h CPUCLOCK_*): the low two bits of a CPU clock ID.
 // gmpos's run time (SCHED) is exactly user + system time (PROF).
@@ -56,9 +62,33 @@ func (c *cpuTimes) sample(kind int) int64 {
 	return c.user + c.sys
 }
 
-// The process's CPU time. Protected by the BKL.
+// expiryCache holds, per clock kind, the earliest expiry of an armed CPU timer on one clock owner
+// (a thread, or the process), 0 for none: Linux's posix_cputimers expiries. A charge that leaves
+// every sample below it needs no look at the timer table.
+type expiryCache [cpuclockMax]int64
+
+// expired reports whether a sample of c has reached an expiry of e.
+func (e *expiryCache) expired(c *cpuTimes) bool {
+	for kind, exp := range e {
+		if exp != 0 && c.sample(kind) >= exp {
+			return true
+		}
+	}
+	return false
+}
+
+// lower makes exp the cached expiry of its kind if it is earlier.
+func (e *expiryCache) lower(kind int, exp int64) {
+	if e[kind] == 0 || exp < e[kind] {
+		e[kind] = exp
+	}
+}
+
+// The process's CPU time and the expiry cache of its CPU timers (CLOCK_PROCESS_CPUTIME_ID timers,
+// ITIMER_PROF, ITIMER_VIRTUAL). Protected by the BKL.
 var procCPU struct {
 	times cpuTimes
+	exp   expiryCache
 }
 
 // acct is each core's accounting state. Owned by the core (written by core i under the BKL; read
@@ -166,4 +196,19 @@ func processCPUClock(kind int) int64 {
 		}
 	}
 	return v
+}
+
+// cpuTimersCheck fires the CPU timers that thread gp — about to return to user mode on core cpu
+// — and the process have run past: the thread's own clocks first, so that its POSIX timer's
+// SIGPROF, not ITIMER_PROF's, is the one it finds pending (validSIGPROF in the Go runtime keeps
+// the former when the thread has a timer). Linux's run_posix_cpu_timers with its fast path
+// (fastpath_timer_check). BKL held.
+func cpuTimersCheck(gp sched.GID, cpu int) {
+	t := &threads[gp]
+	if t.cpuExp.expired(&t.cpu) {
+		fireThreadCPUTimers(gp, cpu)
+	}
+	if procCPU.exp.expired(&procCPU.times) {
+		fireProcessCPUTimers(gp, cpu)
+	}
 }

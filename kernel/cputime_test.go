@@ -1,4 +1,4 @@
-// Tests of CPU-time accounting.
+// Tests of CPU-time accounting: steal, and the expiry caches of CPU timers.
 // SPDX-License-Identifier: BSD-3-Clause
 
 package kernel
@@ -19,5 +19,27 @@ func TestUserTime(t *testing.T) {
 		if got := userTime(c.since, c.entry, c.until); got != c.want {
 			t.Errorf("userTime(%d, %d, %d) = %d, want %d", c.since, c.entry, c.until, got, c.want)
 		}
+	}
+}
+
+// TestExpiryCache: the per-owner cache keeps the earliest expiry per clock kind and says when a
+// sample has reached one: the only work a charge does when no timer is due.
+func TestExpiryCache(t *testing.T) {
+	var e expiryCache
+	c := cpuTimes{user: 100, sys: 50}
+	if e.expired(&c) {
+		t.Fatal("empty cache expired")
+	}
+	e.lower(cpuclockVirt, 120)
+	e.lower(cpuclockVirt, 200)
+	if e[cpuclockVirt] != 120 || e.expired(&c) {
+		t.Fatalf("virt 120 at user 100: %v, expired %v", e, e.expired(&c))
+	}
+	e.lower(cpuclockSched, 150) // run time 150: due
+	if !e.expired(&c) {
+		t.Fatal("sched 150 at 100+50 not expired")
+	}
+	if c.sample(cpuclockProf) != 150 || c.sample(cpuclockVirt) != 100 || c.sample(cpuclockSched) != 150 {
+		t.Fatal("samples")
 	}
 }

@@ -102,6 +102,7 @@ func schedule(cpu int) *arch.Frame {
 	}
 	t := &threads[gp]
 	chargeSystem(cpu, gp)
+	cpuTimersCheck(gp, cpu) // may send it a signal, delivered below (cputime.go)
 	// Deliver every deliverable signal, each handler's frame on top of the last, as Linux's
 	// exit-to-user loop does; a handler masks its own signal, so this ends. (A fatal default
 	// action never returns: it ends the process.)
@@ -122,6 +123,7 @@ func schedule(cpu int) *arch.Frame {
 func timerTick(cpu int) {
 	now := nanotime()
 	expireTimeouts(cpu, now)
+	expireRealTimers(cpu, now) // ptimer.go, itimer.go
 	if gp := cpus[cpu].cur; gp != 0 && S.Tick(cpu, now) {
 		S.Preempt(cpu)
 		stats.preemptions++
