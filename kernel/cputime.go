@@ -156,43 +156,43 @@ func charge(gp sched.GID, d int64, user bool) {
 	}
 }
 
-// uncharged is the time thread gp has run on a core since its last charge (0 if it is not
-// running): a clock read includes it, Linux's task_sched_runtime does the same. BKL held.
-func uncharged(gp sched.GID, now int64) int64 {
-	for i := 0; i < ncpu; i++ {
-		if acct[i].g == gp && now > acct[i].since {
-			return now - acct[i].since
-		}
+// running is the time core i's thread has run since its last charge, as it will be charged: on
+// the caller's core, the system time of this trap so far; on another core, which is in user
+// mode (or waiting for the BKL, its user time ended), user time less steal. A clock read adds
+// it (Linux's task_sched_runtime does the same), and never gets more than the charges will
+// bring: CPU clocks do not go back. BKL held.
+func running(i, self int, now int64) int64 {
+	a := &acct[i]
+	switch {
+	case a.g == 0 || now <= a.since:
+		return 0
+	case i == self:
+		return now - a.since
 	}
-	return 0
+	return userTime(a.since, now, a.until)
 }
 
-// threadCPUClock reads thread gp's CPU clock of the given kind, up to now. A system call's own
-// time so far counts as system time; the time of a thread running on another core counts as
-// user time (it is in user mode: this core holds the BKL).
+// threadCPUClock reads thread gp's CPU clock of the given kind, up to now.
 func threadCPUClock(gp sched.GID, kind int) int64 {
 	t := &threads[gp]
-	now := nanotime()
-	d := uncharged(gp, now)
-	if kind == cpuclockVirt {
-		if acct[currentCPU()].g == gp {
-			d = 0 // the caller: in the kernel since its last charge
+	now, self := nanotime(), currentCPU()
+	v := t.cpu.sample(kind)
+	for i := 0; i < ncpu; i++ {
+		if acct[i].g == gp && !(kind == cpuclockVirt && i == self) {
+			v += running(i, self, now)
 		}
-		return t.cpu.user + d
 	}
-	return t.cpu.sample(kind) + d
+	return v
 }
 
 // processCPUClock reads the process's CPU clock of the given kind, up to now: what has been
-// charged, plus what the running threads have used since — all of it run time, and user time but
-// for this core's (the caller's system call).
+// charged, plus what the running threads have used since.
 func processCPUClock(kind int) int64 {
-	now := nanotime()
-	self := currentCPU()
+	now, self := nanotime(), currentCPU()
 	v := procCPU.times.sample(kind)
 	for i := 0; i < ncpu; i++ {
-		if acct[i].g != 0 && now > acct[i].since && !(kind == cpuclockVirt && i == self) {
-			v += now - acct[i].since
+		if !(kind == cpuclockVirt && i == self) {
+			v += running(i, self, now)
 		}
 	}
 	return v

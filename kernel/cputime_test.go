@@ -22,6 +22,26 @@ func TestUserTime(t *testing.T) {
 	}
 }
 
+// FuzzUserTimeMonotonic: a clock read while a thread runs on another core adds
+// userTime(since, now, until); what that core charges later — user time up to its way in at
+// entry ≤ now, then system time up to its way out at exit ≥ now — is never less, so CPU clocks
+// do not go back (cputime.go, running).
+func FuzzUserTimeMonotonic(f *testing.F) {
+	f.Add(int64(1000), int64(3000), int64(2000), int64(2500), int64(4000))
+	f.Add(int64(1000), int64(90_000_000), int64(2000), int64(50_000_000), int64(90_000_001))
+	f.Fuzz(func(t *testing.T, since, now, until, entry, exit int64) {
+		if since < 0 || until < 0 || since >= 1<<60 || until >= 1<<60 || now >= 1<<60 ||
+			!(since <= entry && entry <= now && now <= exit) {
+			return
+		}
+		read := userTime(since, now, until)
+		charged := userTime(since, entry, until) + (exit - entry)
+		if charged < read {
+			t.Fatalf("since %d until %d: read %d at %d, charged %d (entry %d, exit %d)", since, until, read, now, charged, entry, exit)
+		}
+	})
+}
+
 // TestExpiryCache: the per-owner cache keeps the earliest expiry per clock kind and says when a
 // sample has reached one: the only work a charge does when no timer is due.
 func TestExpiryCache(t *testing.T) {
