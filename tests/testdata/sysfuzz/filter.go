@@ -117,6 +117,11 @@ func (w *worker) rule(nr uint64, a *[6]uint64) string {
 			return "gmpos_info(3): the deliberate kernel fault (a test hook)"
 		}
 		return ""
+	case nrGmposNet:
+		// One of the "wild" numbers next to gmpos_info, implemented since the network stack
+		// came: its operations write buffers (OpConfig, OpEvents, OpPull) and make the caller
+		// the program's network stack (OpAttach), none of which the fuzzer models.
+		return "gmpos_net: the kernel's interface to the program's network stack"
 
 	// Memory: only the fuzzer's regions, and ranges every kernel must refuse.
 	case nrMmap:
@@ -576,7 +581,7 @@ func outs(nr uint64, a *[6]uint64) []out {
 		switch uint32(a[0]) {
 		case 1:
 			return []out{{1, 16}}
-		case 2, 5, 7: // scheduler counters, per-core dispatches, interrupt statistics
+		case 2, 5, 7, 8: // scheduler counters, per-core dispatches, interrupt and network statistics
 			return []out{{1, mul(8, a[2])}}
 		case 4:
 			return []out{{1, a[2]}}

@@ -137,6 +137,7 @@ const (
 	nrFaccessat2, nrEpollPwait2, nrFutexWaitv, nrMapShadowStack                   = 439, 441, 449, 453
 	nrFutexWake, nrFutexWait, nrFutexRequeue, nrMseal                             = 454, 455, 456, 462
 	nrGmposInfo                                                                   = 0x6d70
+	nrGmposNet                                                                    = 0x6d71 // kernel/netabi NrGmposNet
 )
 
 // Signals whose delivery the Go runtime shrugs off when the program has not asked for them
