@@ -97,12 +97,16 @@
 //   - An open file's refs counts the fds that refer to it plus the waits that hold it; it is
 //     released (kind's release, epoll items removed) when refs reaches 0.
 //   - An epoll item is on its instance's ready list at most once (onReady).
+//   - A thread's sigTimer and sigKernel bits are pending signals (subsets of sigpending); a
+//     POSIX timer is queued at thread gp exactly when gp's sigTimer holds its signal.
 //
 // # Files
 //
 // main.go boot; trap.go dispatch and the way out; wait.go blocking and waking; futex.go;
 // timer.go the one-shot timer; clock.go; smp.go the BKL, shootdowns, the other cores;
 // percpu.go; platform.go sched.Platform; thread.go; signal.go delivery and rt_sigreturn;
+// sigsource.go the siginfo of timer and kernel signals; cputime.go CPU-time accounting;
+// ptimer.go POSIX timers; itimer.go setitimer's timers;
 // syscall.go the table; sys_*.go the calls by family; fd.go the fd table and fileOps;
 // fd_console.go, fd_eventfd.go, epoll.go, fd_socket.go, fd_etc.go the kinds; irq.go the
 // interrupt table and its self-test; nic.go the virtio-net NIC and its file; net_poller.go
@@ -119,6 +123,9 @@
 //	wakeToRestart         kernel/signal.c + arch/x86/kernel/signal.c: -ERESTARTSYS
 //	sysFutex              kernel/futex/{syscalls,waitwake,requeue}.c
 //	deliverSignal         arch/x86/kernel/signal.c get_sigframe, signal_64.c
+//	chargeUser, charge    kernel/sched/cputime.c (vtime accounting), account_steal_time
+//	ptimer.go             kernel/time/posix-timers.c, posix-cpu-timers.c
+//	itimer.go             kernel/time/itimer.c
 //	fd table, file        fs/file.c, include/linux/fs.h struct file, file_operations
 //	epoll                 fs/eventpoll.c (ep_insert, ep_poll_callback, ep_send_events)
 //	eventfd               fs/eventfd.c

@@ -69,6 +69,7 @@ func userAddress(va uintptr) bool { return va < mm.UserEnd }
 // the process with status 0, as Linux's does.
 func threadExit(t *Thread, gp sched.GID, cpu int) {
 	S.Exit(cpu)
+	signalsThreadExit(t, gp, cpu) // what it had pending for the process (sigsource.go)
 	*t = Thread{}
 	if S.Live() == 0 {
 		exitProcess(0)

@@ -211,6 +211,24 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 	case nrTime:
 		r = sysTime(uintptr(a[0]))
 
+	// Timers (itimer.go, sys_timer.go, ptimer.go).
+	case nrSetitimer:
+		r = sysSetitimer(fd0, uintptr(a[1]), uintptr(a[2]))
+	case nrGetitimer:
+		r = sysGetitimer(fd0, uintptr(a[1]))
+	case nrAlarm:
+		r = sysAlarm(uint32(a[0]))
+	case nrTimerCreate:
+		r = sysTimerCreate(gp, fd0, uintptr(a[1]), uintptr(a[2]))
+	case nrTimerSettime:
+		r = sysTimerSettime(fd0, int32(a[1]), uintptr(a[2]), uintptr(a[3]), cpu)
+	case nrTimerGettime:
+		r = sysTimerGettime(fd0, uintptr(a[1]))
+	case nrTimerGetoverrun:
+		r = sysTimerGetoverrun(fd0)
+	case nrTimerDelete:
+		r = sysTimerDelete(fd0)
+
 	// The process and the machine (sys_info.go, sys_gmpos.go).
 	case nrGetpid:
 		r = int64(processID)

@@ -18,10 +18,11 @@ import "gmpos/kernel/arch"
 const tickNS = 4_000_000
 
 // armTimer (re)programs this core's timer on every way out of the kernel, for the earliest of:
-// the nearest timeout of a blocked thread, a pending sched WakeMAt, and — only if a thread is
-// about to run (running) — the next scheduler tick. This is Linux's NO_HZ_IDLE idea in miniature:
-// precise timeouts (a 1 ms sleep is not rounded to a tick boundary) and a silent idle core, which
-// under TCG also means a host CPU that is not woken for nothing.
+// the nearest timeout of a blocked thread, the next expiry of a real-clock timer (ptimer.go,
+// itimer.go), a pending sched WakeMAt, and — only if a thread is about to run (running) — the
+// next scheduler tick. This is Linux's NO_HZ_IDLE idea in miniature: precise timeouts (a 1 ms
+// sleep is not rounded to a tick boundary) and a silent idle core, which under TCG also means a
+// host CPU that is not woken for nothing.
 //
 // The timer write is skipped when the armed deadline does not change, the common case for a
 // thread that traps repeatedly within one tick (system calls). BKL held.
@@ -29,6 +30,9 @@ func armTimer(cpu int, running bool) {
 	c := &cpus[cpu]
 	now := nanotime()
 	next := nextDeadline()
+	if r := ptimers.realNext; r != 0 && (next == 0 || r < next) {
+		next = r
+	}
 	if r := c.retryAt; r != 0 {
 		if r <= now || running {
 			c.retryAt = 0 // a running core reschedules on its next trap anyway

@@ -8,6 +8,7 @@ import "unsafe"
 // that no system call may read or write for the program (kernel/mm ProtectKernelData).
 func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&S)), unsafe.Sizeof(S))
+	add(uintptr(unsafe.Pointer(&acct)), unsafe.Sizeof(acct))
 	add(uintptr(unsafe.Pointer(&bkl)), unsafe.Sizeof(bkl))
 	add(uintptr(unsafe.Pointer(&board)), unsafe.Sizeof(board))
 	add(uintptr(unsafe.Pointer(&bootTimes)), unsafe.Sizeof(bootTimes))
@@ -26,6 +27,8 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&ipcfg)), unsafe.Sizeof(ipcfg))
 	add(uintptr(unsafe.Pointer(&irqTable)), unsafe.Sizeof(irqTable))
 	add(uintptr(unsafe.Pointer(&irqTest)), unsafe.Sizeof(irqTest))
+	add(uintptr(unsafe.Pointer(&itimerCPU)), unsafe.Sizeof(itimerCPU))
+	add(uintptr(unsafe.Pointer(&itimerReal)), unsafe.Sizeof(itimerReal))
 	add(uintptr(unsafe.Pointer(&kindCaps)), unsafe.Sizeof(kindCaps))
 	add(uintptr(unsafe.Pointer(&kinds)), unsafe.Sizeof(kinds))
 	add(uintptr(unsafe.Pointer(&ktime)), unsafe.Sizeof(ktime))
@@ -44,7 +47,9 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&nlSocks)), unsafe.Sizeof(nlSocks))
 	add(uintptr(unsafe.Pointer(&plat)), unsafe.Sizeof(plat))
 	add(uintptr(unsafe.Pointer(&prctlState)), unsafe.Sizeof(prctlState))
+	add(uintptr(unsafe.Pointer(&procCPU)), unsafe.Sizeof(procCPU))
 	add(uintptr(unsafe.Pointer(&processID)), unsafe.Sizeof(processID))
+	add(uintptr(unsafe.Pointer(&ptimers)), unsafe.Sizeof(ptimers))
 	add(uintptr(unsafe.Pointer(&remoteFlush)), unsafe.Sizeof(remoteFlush))
 	add(uintptr(unsafe.Pointer(&rlimits)), unsafe.Sizeof(rlimits))
 	add(uintptr(unsafe.Pointer(&sigactions)), unsafe.Sizeof(sigactions))
