@@ -94,8 +94,8 @@ func validVersion(v string) bool {
 // apt which package the meta-package depends on, and unless that package and version are
 // already unpacked in cache, downloads it with `apt-get download` and unpacks it with
 // `dpkg-deb -x` — nothing is installed. apt's package lists must know the meta-package: when
-// they do not, or name a version the mirror no longer has, Fetch runs `apt-get update` if it
-// runs as root and otherwise says to. Progress goes to log.
+// they do not, or name a version the mirror no longer has, Fetch runs `apt-get update` as root
+// or with passwordless sudo, and otherwise says to. Progress goes to log.
 func Fetch(cache string, log io.Writer) (*Kernel, error) {
 	for _, tool := range []string{"apt-cache", "apt-get", "dpkg-deb"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -107,12 +107,17 @@ func Fetch(cache string, log io.Writer) (*Kernel, error) {
 	}
 	updated := false
 	update := func(why string) error {
-		if os.Geteuid() != 0 {
+		cmd := []string{"apt-get", "-qq", "update"}
+		switch {
+		case os.Geteuid() == 0:
+		case exec.Command("sudo", "-n", "true").Run() == nil: // passwordless sudo, as make's ensure-qemu
+			cmd = append([]string{"sudo", "-n"}, cmd...)
+		default:
 			return fmt.Errorf("%s; run `sudo apt-get update` and try again", why)
 		}
-		fmt.Fprintf(log, "linuxpeer: %s: apt-get update\n", why)
+		fmt.Fprintf(log, "linuxpeer: %s: %s\n", why, strings.Join(cmd, " "))
 		updated = true
-		return run(log, "", "apt-get", "-qq", "update")
+		return run(log, "", cmd[0], cmd[1:]...)
 	}
 	for {
 		out, err := exec.Command("apt-cache", "show", "--no-all-versions", MetaPackage).Output()
