@@ -11,7 +11,8 @@
 //
 // when both listeners are up; the host drives the load through QEMU's -hostfwd and ends the
 // run with GET /quit, after which the program prints DONE and exits (as Linux's PID 1, -linux-init:
-// powers the machine off). INFO lines describe the system.
+// powers the machine off). INFO lines describe the system; CLOCK lines, at the start and before
+// DONE, give CLOCK_BOOTTIME so that the host can check the guest's clock against its own.
 // SPDX-License-Identifier: BSD-3-Clause
 package main
 
@@ -39,6 +40,7 @@ func main() {
 	scale := flag.Float64("scale", 1, "multiply the micro-benchmarks' iteration counts (for quick checks)")
 	flag.Parse()
 	fmt.Printf("BENCH kernel_boot_to_main %.1f ms\n", ms(start))
+	fmt.Printf("CLOCK %.1f ms\n", ms(bootTime()))
 	if *linuxInit {
 		defer func() { // PID 1 must not return: say why and power off
 			if r := recover(); r != nil {
@@ -63,6 +65,7 @@ func main() {
 			exit(1)
 		}
 	}
+	fmt.Printf("CLOCK %.1f ms\n", ms(bootTime()))
 	fmt.Println("DONE")
 	exit(0)
 }

@@ -96,7 +96,7 @@ func (l *lineLog) snapshot() []line {
 // a line may begin with other bytes (a firmware's escapes, the end of a kernel message).
 func programLine(s string) string {
 	best := -1
-	for _, p := range []string{"BENCH ", "READY ", "INFO ", "DONE", "FAIL ", "PANIC ", "EXIT "} {
+	for _, p := range []string{"BENCH ", "READY ", "INFO ", "CLOCK ", "DONE", "FAIL ", "PANIC ", "EXIT "} {
 		if i := strings.Index(s, p); i >= 0 && (best < 0 || i < best) {
 			best = i
 		}
@@ -191,6 +191,7 @@ func runBoot(parent context.Context, name string, l launch, args []string, hostH
 	b.figs = figures{}
 	first := time.Time{}
 	sawDone := false
+	var clocks []clockMark
 	for _, ln := range b.lines {
 		s := programLine(ln.text)
 		if s == "" {
@@ -203,6 +204,10 @@ func runBoot(parent context.Context, name string, l launch, args []string, hostH
 		case strings.HasPrefix(s, "BENCH "):
 			if n, f, ok := parseBench(s); ok {
 				b.figs[n] = f
+			}
+		case strings.HasPrefix(s, "CLOCK "):
+			if d, ok := parseClock(s); ok {
+				clocks = append(clocks, clockMark{d, ln.at})
 			}
 		case strings.HasPrefix(s, "INFO "):
 			b.info = append(b.info, strings.TrimPrefix(s, "INFO "))
@@ -219,6 +224,11 @@ func runBoot(parent context.Context, name string, l launch, args []string, hostH
 	if !first.IsZero() && !e.started.IsZero() {
 		b.figs["boot_to_main"] = figure{round1(ms(first.Sub(e.started))), "ms"}
 	}
+	if len(clocks) >= 2 {
+		if err := checkClock(clocks[0], clocks[len(clocks)-1]); err != nil {
+			b.err = errors.Join(b.err, err)
+		}
+	}
 	switch {
 	case e.err != nil:
 		b.err = errors.Join(b.err, e.err)
@@ -229,6 +239,43 @@ func runBoot(parent context.Context, name string, l launch, args []string, hostH
 		b.err = fmt.Errorf("%v\n%s", b.err, tail(b.lines, 12))
 	}
 	return b
+}
+
+// clockMark is a guest's CLOCK line: its CLOCK_BOOTTIME, and when the host received it.
+type clockMark struct {
+	guest time.Duration
+	host  time.Time
+}
+
+// parseClock reads a program's "CLOCK 1234.5 ms".
+func parseClock(s string) (time.Duration, bool) {
+	f := strings.Fields(s)
+	if len(f) != 3 || f[0] != "CLOCK" || f[2] != "ms" {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(f[1], 64)
+	if err != nil || !(v >= 0 && v <= 1e9) { // NaN fails both
+		return 0, false
+	}
+	return time.Duration(v * 1e6), true
+}
+
+// checkClock compares the time the guest's clock and the host's clock saw pass between two
+// CLOCK lines. A guest's figures are timed with its own clock: if that clock ran at another
+// rate than the host's (Linux with tsc=reliable on TSCs that TCG does not keep in step,
+// say), they are wrong, and the host cannot correct them. Runs shorter than 2 s are not
+// judged (the serial line's delays would dominate); beyond, a 20% difference is an error.
+func checkClock(a, b clockMark) error {
+	host := b.host.Sub(a.host)
+	guest := b.guest - a.guest
+	if host < 2*time.Second {
+		return nil
+	}
+	if r := float64(guest) / float64(host); r < 0.8 || r > 1.2 {
+		return fmt.Errorf("the guest's clock is off: %.1f s passed on it while %.1f s passed on the host (%.2f×); its own timings are wrong",
+			guest.Seconds(), host.Seconds(), r)
+	}
+	return nil
 }
 
 // quit asks the program to end.

@@ -149,3 +149,34 @@ func TestSummary(t *testing.T) {
 		t.Errorf("row %q", lines[1])
 	}
 }
+
+func TestParseClock(t *testing.T) {
+	if d, ok := parseClock("CLOCK 1234.5 ms"); !ok || d != 1234500*time.Microsecond {
+		t.Errorf("got %v %v", d, ok)
+	}
+	for _, bad := range []string{"CLOCK", "CLOCK 1 s", "CLOCK x ms", "CLOCK -1 ms", "CLOCK NaN ms", "CLOCK 1e300 ms"} {
+		if d, ok := parseClock(bad); ok {
+			t.Errorf("%q accepted: %v", bad, d)
+		}
+	}
+}
+
+func TestCheckClock(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	mark := func(guest, host time.Duration) clockMark { return clockMark{guest, t0.Add(host)} }
+	start := mark(5*time.Second, 0)
+	for _, c := range []struct {
+		end clockMark
+		ok  bool
+	}{
+		{mark(35*time.Second, 30*time.Second), true},
+		{mark(38*time.Second, 30*time.Second), true},                  // 1.1×
+		{mark(5*time.Second+time.Second, 100*time.Millisecond), true}, // too short to judge
+		{mark(155*time.Second, 30*time.Second), false},                // 5× fast
+		{mark(15*time.Second, 30*time.Second), false},                 // a third of the speed
+	} {
+		if err := checkClock(start, c.end); (err == nil) != c.ok {
+			t.Errorf("guest %v, host %v: %v", c.end.guest-start.guest, c.end.host.Sub(start.host), err)
+		}
+	}
+}
