@@ -20,7 +20,13 @@
 //     the virtio modules and configuring the NIC, which gmpos's kernel does before main).
 //
 // A ratio is gmpos/linux: below 1 gmpos is faster for times (ms, ns, us), above 1 for rates
-// (req/s, MB/s). -peer linux,host adds the host's Linux running the same program natively
+// (req/s, MB/s). -runs N boots each guest N times per vCPU count, alternating them, and reports
+// medians.
+//
+// The guests time their own benchmarks, so each guest's clock is checked against the host's
+// (the program's CLOCK lines): 2 s after main, and over the whole run. A boot whose clock ran
+// more than 10% off is stopped or discarded and booted again, up to 5 times; gmpos calibrates
+// its TSC over 10 ms at boot, which a busy host often spoils (see checkClock). -peer linux,host adds the host's Linux running the same program natively
 // (BENCH host.NAME and hostratio.NAME.smpN, gmpos/host), the comparison `make bench` made before
 // the Linux guest existed.
 //

@@ -55,6 +55,47 @@ func validName(s string) bool {
 	return true
 }
 
+// medianFigures returns, for each benchmark, the median of the boots' figures (of two middle
+// values, their mean). Failed boots count only when no boot succeeded: their figures may be
+// partial or timed by a wrong clock. A figure whose unit differs between boots is left out.
+func medianFigures(boots []boot) figures {
+	use := boots
+	var ok []boot
+	for _, b := range boots {
+		if b.err == nil {
+			ok = append(ok, b)
+		}
+	}
+	if len(ok) > 0 {
+		use = ok
+	}
+	vals := map[string][]float64{}
+	units := map[string]string{}
+	bad := map[string]bool{}
+	for _, b := range use {
+		for n, f := range b.figs {
+			if u, seen := units[n]; seen && u != f.unit {
+				bad[n] = true
+			}
+			units[n] = f.unit
+			vals[n] = append(vals[n], f.value)
+		}
+	}
+	out := figures{}
+	for n, v := range vals {
+		if bad[n] {
+			continue
+		}
+		slices.Sort(v)
+		m := v[len(v)/2]
+		if len(v)%2 == 0 {
+			m = (v[len(v)/2-1] + v[len(v)/2]) / 2
+		}
+		out[n] = figure{m, units[n]}
+	}
+	return out
+}
+
 // ratio is a/b when both are the same unit and b is positive.
 func ratio(a, b figure) (float64, bool) {
 	if a.unit != b.unit || b.value <= 0 || a.value < 0 {
@@ -79,8 +120,9 @@ func verdict(r float64, unit string) string {
 	return "gmpos slower"
 }
 
-// fmtValue prints a value with the digits it has (the guests print one decimal).
-func fmtValue(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+// fmtValue prints a value with the digits it has, at most two decimals (the guests print one;
+// a median of two adds one).
+func fmtValue(v float64) string { return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64) }
 
 // fmtRatio prints a ratio with three significant digits or so, without exponents.
 func fmtRatio(r float64) string {

@@ -4,7 +4,9 @@
 package main
 
 import (
+	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -91,6 +93,15 @@ func TestFmtRatio(t *testing.T) {
 	}
 }
 
+func TestFmtValue(t *testing.T) {
+	for v, want := range map[float64]string{9.100000000000001: "9.1", 237.10000000000002: "237.1", 129180.85: "129180.85",
+		3004: "3004", 0.125: "0.13", 1e6: "1000000"} {
+		if got := fmtValue(v); got != want {
+			t.Errorf("fmtValue(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
 func TestPercentile(t *testing.T) {
 	var d []time.Duration
 	for i := 1; i <= 200; i++ {
@@ -170,13 +181,41 @@ func TestCheckClock(t *testing.T) {
 		ok  bool
 	}{
 		{mark(35*time.Second, 30*time.Second), true},
-		{mark(38*time.Second, 30*time.Second), true},                  // 1.1×
+		{mark(37*time.Second, 30*time.Second), true},                  // 1.07×
+		{mark(39*time.Second, 30*time.Second), false},                 // 1.13× fast
+		{mark(31*time.Second, 30*time.Second), false},                 // 0.87×: gmpos measuring 2.8 GHz for 2.445
 		{mark(5*time.Second+time.Second, 100*time.Millisecond), true}, // too short to judge
 		{mark(155*time.Second, 30*time.Second), false},                // 5× fast
 		{mark(15*time.Second, 30*time.Second), false},                 // a third of the speed
 	} {
-		if err := checkClock(start, c.end); (err == nil) != c.ok {
+		if err := checkClock(start, c.end, 2*time.Second); (err == nil) != c.ok {
 			t.Errorf("guest %v, host %v: %v", c.end.guest-start.guest, c.end.host.Sub(start.host), err)
 		}
+	}
+}
+
+func TestMedianFigures(t *testing.T) {
+	b := func(err error, v ...float64) boot {
+		f := figures{"x": {v[0], "ms"}}
+		if len(v) > 1 {
+			f["y"] = figure{v[1], "us"}
+		}
+		return boot{figs: f, err: err}
+	}
+	failed := errors.New("clock off")
+	got := medianFigures([]boot{b(nil, 3, 10), b(nil, 1), b(failed, 1000, 1000), b(nil, 2, 20)})
+	want := figures{"x": {2, "ms"}, "y": {15, "us"}} // the failed boot does not count
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if got := medianFigures([]boot{b(failed, 7)}); got["x"].value != 7 {
+		t.Errorf("only failed boots: %v", got)
+	}
+	mixed := []boot{{figs: figures{"x": {1, "ms"}}}, {figs: figures{"x": {1, "s"}}}}
+	if got := medianFigures(mixed); len(got) != 0 {
+		t.Errorf("mixed units: %v", got)
+	}
+	if got := medianFigures(nil); len(got) != 0 {
+		t.Errorf("no boots: %v", got)
 	}
 }
