@@ -41,7 +41,7 @@ func setupLinux(cidr string) error {
 // netUp brings up lo and the first other interface, the NIC, with the address cidr. No DHCP:
 // QEMU's user network always gives its guest 10.0.2.15/24, and the host reaches the guest from
 // 10.0.2.2, inside that subnet, so no route is needed either. Plain ioctls on a socket, as
-// ifconfig does (netdevice(7)); struct ifreq is the 16-byte name, then a 24-byte union.
+// ifconfig does (netdevice(7)).
 func netUp(cidr string) error {
 	ip, ipnet, err := net.ParseCIDR(cidr)
 	if err != nil {
@@ -52,63 +52,81 @@ func netUp(cidr string) error {
 		return err
 	}
 	defer syscall.Close(fd)
-	ioctl := func(req uintptr, ifr *[40]byte) error {
-		if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), req, uintptr(unsafe.Pointer(ifr))); e != 0 {
-			return e
-		}
-		return nil
-	}
-	up := func(name string) error { // ifr_flags |= IFF_UP
-		var ifr [40]byte
-		copy(ifr[:16], name)
-		if err := ioctl(syscall.SIOCGIFFLAGS, &ifr); err != nil {
-			return fmt.Errorf("%s: SIOCGIFFLAGS: %v", name, err)
-		}
-		binary.NativeEndian.PutUint16(ifr[16:], binary.NativeEndian.Uint16(ifr[16:])|syscall.IFF_UP)
-		if err := ioctl(syscall.SIOCSIFFLAGS, &ifr); err != nil {
-			return fmt.Errorf("%s: SIOCSIFFLAGS: %v", name, err)
-		}
-		return nil
-	}
-	set := func(name string, req uintptr, a net.IP) error { // a struct sockaddr_in in the union
-		var ifr [40]byte
-		copy(ifr[:16], name)
-		binary.NativeEndian.PutUint16(ifr[16:], syscall.AF_INET)
-		copy(ifr[20:24], a.To4())
-		return ioctl(req, &ifr)
-	}
 	// The NIC appears when virtio_net has probed the device, normally before init_module
 	// returns; wait a little in case the probe is deferred.
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	var lo, nic string
+	for deadline := time.Now().Add(5 * time.Second); nic == ""; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no network interface after loading the modules")
+		}
 		ifs, err := net.Interfaces()
 		if err != nil {
 			return err
 		}
-		var nic string
 		for _, i := range ifs {
-			if i.Flags&net.FlagLoopback != 0 {
-				if err := up(i.Name); err != nil {
-					return err
-				}
-			} else if nic == "" {
+			switch {
+			case i.Flags&net.FlagLoopback != 0:
+				lo = i.Name
+			case nic == "":
 				nic = i.Name
 			}
 		}
-		if nic == "" {
-			if time.Now().After(deadline) {
-				return fmt.Errorf("no network interface after loading the modules")
-			}
+	}
+	steps := []struct {
+		what string
+		req  uintptr
+		ifr  *ifreq
+	}{
+		{"address", syscall.SIOCSIFADDR, newIfreq(nic).inet(ip)},
+		{"netmask", syscall.SIOCSIFNETMASK, newIfreq(nic).inet(net.IP(ipnet.Mask))},
+	}
+	for _, st := range steps {
+		if err := st.ifr.ioctl(fd, st.req); err != nil {
+			return fmt.Errorf("%s: setting the %s: %v", nic, st.what, err)
+		}
+	}
+	for _, name := range []string{lo, nic} {
+		if name == "" {
 			continue
 		}
-		if err := set(nic, syscall.SIOCSIFADDR, ip); err != nil {
-			return fmt.Errorf("%s: SIOCSIFADDR: %v", nic, err)
+		r := newIfreq(name)
+		if err := r.ioctl(fd, syscall.SIOCGIFFLAGS); err != nil {
+			return fmt.Errorf("%s: reading the flags: %v", name, err)
 		}
-		if err := set(nic, syscall.SIOCSIFNETMASK, net.IP(ipnet.Mask)); err != nil {
-			return fmt.Errorf("%s: SIOCSIFNETMASK: %v", nic, err)
+		r.setFlags(r.flags() | syscall.IFF_UP)
+		if err := r.ioctl(fd, syscall.SIOCSIFFLAGS); err != nil {
+			return fmt.Errorf("%s: bringing it up: %v", name, err)
 		}
-		fmt.Printf("INFO net %s %s\n", nic, cidr)
-		return up(nic)
 	}
+	fmt.Printf("INFO net %s %s\n", nic, cidr)
+	return nil
+}
+
+// ifreq is struct ifreq of netdevice(7): the interface's name in 16 bytes, then a 24-byte
+// union — here either ifr_addr, a struct sockaddr_in, or ifr_flags, a short.
+type ifreq [40]byte
+
+func newIfreq(name string) *ifreq {
+	var r ifreq
+	copy(r[:15], name) // IFNAMSIZ 16, NUL-terminated
+	return &r
+}
+
+// inet stores an IPv4 address as ifr_addr: sin_family, sin_port (0), sin_addr.
+func (r *ifreq) inet(ip net.IP) *ifreq {
+	binary.NativeEndian.PutUint16(r[16:18], syscall.AF_INET)
+	copy(r[20:24], ip.To4())
+	return r
+}
+
+func (r *ifreq) flags() uint16     { return binary.NativeEndian.Uint16(r[16:18]) }
+func (r *ifreq) setFlags(f uint16) { binary.NativeEndian.PutUint16(r[16:18], f) }
+
+func (r *ifreq) ioctl(fd int, req uintptr) error {
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), req, uintptr(unsafe.Pointer(r))); e != 0 {
+		return e
+	}
+	return nil
 }
 
 // powerOff waits until the console has sent everything, then powers the machine off (QEMU
