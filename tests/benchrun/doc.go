@@ -21,18 +21,18 @@
 //
 // A ratio is gmpos/linux: below 1 gmpos is faster for times (ms, ns, us), above 1 for rates
 // (req/s, MB/s). -runs N boots each guest N times per vCPU count, alternating them, and reports
-// medians.
+// medians. -peer linux,host adds the host's Linux running the same program natively (BENCH
+// host.NAME and hostratio.NAME.smpN, gmpos/host), the comparison `make bench` made before the
+// Linux guest existed.
 //
 // The guests time their own benchmarks, so each guest's clock is checked against the host's
 // (the program's CLOCK lines): 2 s after main, and over the whole run. A boot whose clock ran
 // more than 10% off is stopped or discarded and booted again, up to 5 times; gmpos calibrates
-// its TSC over 10 ms at boot, which a busy host often spoils (see checkClock). -peer linux,host adds the host's Linux running the same program natively
-// (BENCH host.NAME and hostratio.NAME.smpN, gmpos/host), the comparison `make bench` made before
-// the Linux guest existed.
+// its TSC over 10 ms at boot, which a busy host often spoils (see checkClock).
 //
 // The Linux guest is built by tests/linuxpeer: the kernel package is fetched with apt into
-// build/linuxpeer/kernel (once per package version; as root apt-get update may run first), and
-// the initramfs written to build/linuxpeer/initramfs.cpio.
+// build/linuxpeer/kernel (once per package version; apt-get update may run first, as root or
+// with passwordless sudo), and the initramfs written to build/linuxpeer/initramfs.cpio.
 //
 // Exit status 1 if any boot failed; the figures of the others are still printed.
 package main

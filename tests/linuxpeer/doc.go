@@ -5,7 +5,7 @@
 //
 //   - Fetch: the newest linux-image-*-cloud-amd64 package apt offers, downloaded with
 //     `apt-get download` and unpacked with `dpkg-deb -x` into a cache directory (nothing is
-//     installed; as root it may run `apt-get update` first).
+//     installed; it may run `apt-get update` first, as root or with passwordless sudo).
 //   - Kernel.Modules and LoadOrder: Debian builds virtio-pci and virtio-net as modules, so
 //     the initramfs carries them and their dependencies, found in each module's .modinfo
 //     ("depends="), since the package has no modules.dep.
