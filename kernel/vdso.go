@@ -12,7 +12,7 @@ import (
 // user mode, by calling __vdso_clock_gettime in a small ELF object the kernel maps for it and
 // names in the auxiliary vector (AT_SYSINFO_EHDR, stack.go). kernel/vdso has the image and the
 // layout of its data page, the "vvar" page; this file gives them frames, maps them and keeps
-// the page in step with the kernel clock (clock.go). docs/runtime-contract.md §3.12.
+// the page in step with the kernel clock (clock.go). docs/runtime-contract.md §3.13.
 //
 // Both pages sit at fixed addresses above the initial stack (kernel/mm/doc.go, "Memory map"):
 // the vvar page, then the image one page higher — the image's code finds the clock at that

@@ -4,7 +4,7 @@
 // finds it through the auxiliary vector's AT_SYSINFO_EHDR and calls __vdso_clock_gettime for
 // every nanotime() and time.Now() (runtime/vdso_linux.go, sys_linux_amd64.s nanotime1). Without
 // it each of those is a trap into the kernel: measured, 74% of all system calls of an HTTP
-// server under gmpos were clock_gettime (docs/runtime-contract.md §3.12).
+// server under gmpos were clock_gettime (docs/runtime-contract.md §3.13).
 //
 // # Concepts
 //
