@@ -46,8 +46,9 @@
 // relocated by the Go linker into the program's own text, it cannot name "the page 4 KiB below
 // this instruction" except through a symbol, and it inserts stack checks unless told not to. A
 // C compiler would, but gmpos builds with the Go toolchain alone. So mkvdso.go holds the
-// program as ~120 lines of Intel-syntax assembly, each next to its bytes (Intel SDM Vol. 2),
-// and a three-kind assembler: fixed bytes, a rel8 branch to a label, a RIP-relative disp32 to a
+// program as Intel-syntax assembly, each instruction next to its bytes (Intel SDM Vol. 2) —
+// about 70 lines: four functions built from a few shared pieces such as the seqlock reader,
+// which each function inlines — and a three-kind assembler: fixed bytes, a rel8 branch to a label, a RIP-relative disp32 to a
 // vvar field. Before writing anything it decodes every instruction with x86asm and refuses to
 // continue unless the decoder prints exactly the line written next to it; the listing it
 // writes into zvdso_amd64.go is that decoder's output. A student reads the program in
