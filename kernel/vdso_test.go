@@ -3,7 +3,9 @@ package kernel
 import (
 	"math/rand"
 	"testing"
+	"unsafe"
 
+	"gmpos/kernel/mm"
 	"gmpos/kernel/vdso"
 )
 
@@ -40,5 +42,23 @@ func TestVDSOOption(t *testing.T) {
 		if cmd.noVDSO != off {
 			t.Errorf("%q: noVDSO = %v, want %v", line, cmd.noVDSO, off)
 		}
+	}
+}
+
+// testVVar stands for the vvar frame: a global, because a goroutine stack may move while the
+// kernel code writes through the address it was given.
+var testVVar [vdso.PageSize / 8]uint64
+
+// TestVDSOPublish: vdsoPublish writes the kernel clock into the vvar page through the direct map,
+// without allocating (it may run in trap context), and a reader gets exactly vdsoClock.
+func TestVDSOPublish(t *testing.T) {
+	saved := vdsoState
+	defer func() { vdsoState = saved }()
+	vdsoState.vvar = uintptr(unsafe.Pointer(&testVVar)) - mm.PhysToVirt(0) // PhysToVirt(vvar) = &testVVar
+	if n := testing.AllocsPerRun(10, vdsoPublish); n != 0 {
+		t.Errorf("vdsoPublish allocates %v times", n)
+	}
+	if got := (*vdso.Data)(unsafe.Pointer(&testVVar)).Read(); got != vdsoClock() {
+		t.Errorf("the page reads %+v, want %+v", got, vdsoClock())
 	}
 }
