@@ -75,8 +75,8 @@
 // The words of sched/doc.go: "protected by the BKL" (most kernel data: the thread table, the fd
 // table and open files, epoll, futex waiters, signal state, the IRQ table's counts); "owned by
 // the core" (cpuState's fields, written only by that core); "atomic" (bkl, smpGo,
-// cpuState.flushReq); "immutable after boot" (clock, bootTimes, ncpu, processID, imageText, the
-// board's hand-off). Each global says which.
+// cpuState.flushReq); "immutable after boot" (clock, bootTimes, ncpu, processID, imageText,
+// vdsoState, the board's hand-off). Each global says which.
 //
 // # Lock order
 //
@@ -112,7 +112,8 @@
 // interrupt table and its self-test; nic.go the virtio-net NIC and its file; net_poller.go
 // the network poller; net_svc.go gmpos_net, the stack's events and requests; socket.go,
 // sys_socket.go sockets; netlink.go, fd_netlink.go, sys_netlink.go NETLINK_ROUTE sockets (the
-// interfaces); ipconfig.go the addresses (ip=); stack.go the initial process image; fault.go the fault report; cmdline.go,
+// interfaces); ipconfig.go the addresses (ip=); stack.go the initial process image; vdso.go the
+// vDSO's pages (kernel/vdso); fault.go the fault report; cmdline.go,
 // klog.go, trace.go, util.go (user memory), errno.go; board.go the Board contract; abi_amd64.go,
 // board_pc.go, zsysnum_amd64.go (mksysnum.go) for x86-64 and the PC.
 //

@@ -64,5 +64,6 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&unexpectedTrap)), unsafe.Sizeof(unexpectedTrap))
 	add(uintptr(unsafe.Pointer(&unknownBeyond)), unsafe.Sizeof(unknownBeyond))
 	add(uintptr(unsafe.Pointer(&unknownSeen)), unsafe.Sizeof(unknownSeen))
+	add(uintptr(unsafe.Pointer(&vdsoState)), unsafe.Sizeof(vdsoState))
 	add(uintptr(unsafe.Pointer(&waiters)), unsafe.Sizeof(waiters))
 }

@@ -8,6 +8,9 @@
 //     (goroutines, channels, GC, faults, ...). They are not modified for
 //     gmpos and also run on Linux.
 //   - testdata/sysfuzz: a system-call fuzzer, gmpos only (TestGuestSysfuzz).
+//   - testdata/vdso: the vDSO seen from a program — its ELF, its read-only
+//     pages, clocks against the system call, system-call counts from
+//     gmpos_info — gmpos only (TestGuestVDSO; also booted with vdso=0).
 //   - bench: the benchmark program, printing `BENCH name value unit`;
 //     benchrun is the command `make bench` runs, which boots it under
 //     gmpos and as /init of a Debian Linux guest in the same QEMU

@@ -23,7 +23,8 @@
 // (req/s, MB/s). -runs N boots each guest N times per vCPU count, alternating them, and reports
 // medians. -peer linux,host adds the host's Linux running the same program natively (BENCH
 // host.NAME and hostratio.NAME.smpN, gmpos/host), the comparison `make bench` made before the
-// Linux guest existed.
+// Linux guest existed. -kopt KEY=VALUE (repeatable) passes a kernel option to every gmpos boot:
+// -kopt vdso=0 measures gmpos without its vDSO, every clock read a system call.
 //
 // The guests time their own benchmarks, so each guest's clock is checked against the host's
 // (the program's CLOCK lines): 2 s after main, and over the whole run. A boot whose clock ran

@@ -352,6 +352,15 @@ func forwards(hostPorts []int) runner.Network {
 		{Host: hostPorts[0], Guest: guestHTTPPort}, {Host: hostPorts[1], Guest: guestBulkPort}}}
 }
 
+// gmposKOpts are the kernel options of every gmpos boot (-kopt).
+var gmposKOpts kopts
+
+// kopts collects repeated -kopt flags.
+type kopts []string
+
+func (k *kopts) String() string     { return strings.Join(*k, " ") }
+func (k *kopts) Set(v string) error { *k = append(*k, v); return nil }
+
 // gmposLaunch boots pkg under gmpos with the runner.
 func gmposLaunch(pkg string, m runner.Machine, hostPorts []int) launch {
 	return func(ctx context.Context, args []string, out io.Writer) (time.Time, figures, error) {
@@ -361,6 +370,7 @@ func gmposLaunch(pkg string, m runner.Machine, hostPorts []int) launch {
 		cfg.Stdout, cfg.Stderr, cfg.Log = out, &stderr, &log
 		cfg.Net = forwards(hostPorts)
 		cfg.Args = args
+		cfg.KOpts = gmposKOpts
 		res, err := runner.Run(ctx, []string{pkg}, cfg)
 		if err != nil {
 			return time.Time{}, nil, fmt.Errorf("runner: %v", firstLines(err.Error(), 12))

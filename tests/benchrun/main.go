@@ -35,6 +35,7 @@ func main() {
 	scale := flag.Float64("scale", 1, "multiply the micro-benchmarks' iteration counts (quick checks: 0.1)")
 	runs := flag.Int("runs", 1, "boots of each guest per vCPU count, alternating gmpos and Linux; the figures are their medians")
 	verbose := flag.Bool("v", false, "echo the guests' output to stderr")
+	flag.Var(&gmposKOpts, "kopt", "kernel option for the gmpos boots, repeatable (vdso=0: clock reads are system calls)")
 	flag.Parse()
 
 	smps, err := parseSMP(*smpFlag)
@@ -77,6 +78,9 @@ func main() {
 	}
 	fmt.Printf("# gmpos vs peers %s: QEMU %s, q35, -cpu max, %s, vCPUs %v; the same program (tests/bench) in every guest%s\n",
 		*peerFlag, *accel, *mem, smps, medians)
+	if len(gmposKOpts) > 0 {
+		fmt.Printf("# gmpos kernel options: %s\n", gmposKOpts.String())
+	}
 
 	var lp *linuxpeer.Peer
 	if slices.Contains(peers, "linux") {
