@@ -14,7 +14,7 @@
 // AF_INET6), a loopback NIC (127.0.0.1/8) and the Ethernet NIC with the configured address and
 // a default route via the gateway, and starts the goroutines — all before init returns, so that
 // main may net.Listen at once. init is on every network program's boot path: it only builds
-// tables and starts three goroutines; nothing waits for the network.
+// tables and starts four goroutines; nothing waits for the network.
 //
 // # Goroutines
 //
@@ -23,10 +23,14 @@
 //     it re-enables the NIC's interrupt — during the call that drained it, which it reports
 //     (NICDrained), or on the next — and the goroutine parks in the Go runtime's netpoller on
 //     the NIC file (epoll), never blocking an M, until the interrupt or the kernel's poller makes
-//     the file readable again. Frames go out from whichever tcpip goroutine sends them, in
-//     batches with one system call and one device notification each (OpNICSend); a full transmit
-//     ring drops what did not fit and counts it: TCP retransmits, as after a loss on the wire,
-//     and no tcpip goroutine ever waits for the device while holding its locks.
+//     the file readable again.
+//   - the NIC sender (link.go, txQueue): tcpip goroutines put outgoing frames in a FIFO queue
+//     (gVisor's link/qdisc/fifo) and go on; this goroutine sends what has accumulated in
+//     batches of up to 47 frames, with one system call and one device notification each
+//     (OpNICSend) — TCP hands the link one segment per call, so without the queue every frame
+//     cost a notification. A full transmit ring drops what did not fit and counts it: TCP
+//     retransmits, as after a loss on the wire, and no tcpip goroutine ever waits for the
+//     device while holding its locks.
 //   - the event reader (service.go, sys.go): waits for the service file to become readable
 //     (one long RawConn Read, so again in the netpoller) and fetches batches of event records
 //     with OpEvents; a batch that did not fill its buffer emptied the queue, so it parks at

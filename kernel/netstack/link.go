@@ -14,6 +14,7 @@ import (
 	"gvisor.dev/gvisor/pkg/buffer"
 	"gvisor.dev/gvisor/pkg/tcpip"
 	"gvisor.dev/gvisor/pkg/tcpip/header"
+	"gvisor.dev/gvisor/pkg/tcpip/link/qdisc/fifo"
 	"gvisor.dev/gvisor/pkg/tcpip/stack"
 )
 
@@ -21,8 +22,9 @@ import (
 // kernel's NIC); it is wrapped with link/ethernet, which adds and strips the Ethernet header, so
 // nicLink itself has no header (like link/channel).
 //
-// The receive goroutine is the only reader. WritePackets may be called by any tcpip goroutine
-// at once; each call encodes into its own buffer (wbufs). d is protected by mu.
+// The receive goroutine is the only reader. WritePackets is called by the queueing
+// discipline's dispatcher (txQueue), but would work from any tcpip goroutine at once: each call
+// encodes into its own buffer (wbufs). d is protected by mu.
 type nicLink struct {
 	port  framePort
 	mtu   uint32 // IP MTU from Config; frames are up to mtu + 14 bytes
@@ -45,8 +47,29 @@ func newNICLink(port framePort, cfg netabi.Config, c *counters) *nicLink {
 	return l
 }
 
-// sendBatch is how many frames one WritePackets call hands the port at most at a time.
-const sendBatch = 16
+// sendBatch is how many frames one WritePackets call hands the port at most at a time: the
+// queueing discipline's batch (see txQueue), so that each of its batches is one system call.
+const sendBatch = fifo.BatchSize
+
+// txQueueLen is how many packets may wait in the queueing discipline (as runsc's); a full queue
+// refuses packets (ErrNoBufferSpace: TCP retransmits them).
+const txQueueLen = 1000
+
+// txQueue puts a FIFO queueing discipline (gVisor's link/qdisc/fifo, one dispatcher) in front of
+// link, for the NIC's stack.NICOptions.
+//
+// Why: tcpip's TCP hands the link one segment per call, from whichever goroutine is sending, so
+// without a queue every frame was one OpNICSend and one device notification — measured with
+// klog=1 on a 32 MiB download: 23,817 calls for 23,817 frames, ~100 µs each, mostly the
+// notification (under TCG an MMIO exit that waits for QEMU's big lock, which QEMU's main loop
+// holds while it feeds the previous frames to slirp). With the queue, senders only enqueue;
+// the dispatcher goroutine takes whatever has accumulated meanwhile — up to fifo.BatchSize
+// frames — and sends it with one call: ~18 frames per call on the same download, kernel time
+// halved. It is Linux's xmit_more batching, done by a queue instead of a hint. The price is
+// a goroutine hand-off per burst.
+func txQueue(link stack.LinkWriter) stack.QueueingDiscipline {
+	return fifo.New(link, 1, txQueueLen)
+}
 
 // frameMax is the largest frame: the MTU plus the Ethernet header (no FCS).
 func (l *nicLink) frameMax() int { return int(l.mtu) + header.EthernetMinimumSize }

@@ -39,7 +39,8 @@ func start(k Kernel, cfg netabi.Config, nic framePort) (*service, error) {
 }
 
 // newStack builds the tcpip stack: ipv4 with arp, tcp, udp, icmp; NIC 1 loopback
-// (127.0.0.1/8); NIC 2 Ethernet over nic, with cfg's address and routes when CfgStatic.
+// (127.0.0.1/8); NIC 2 Ethernet over nic behind a transmit queue (txQueue), with cfg's address
+// and routes when CfgStatic.
 func newStack(cfg netabi.Config, nic framePort, c *counters) (*stack.Stack, error) {
 	st := stack.New(stack.Options{
 		NetworkProtocols:   []stack.NetworkProtocolFactory{ipv4.NewProtocol, arp.NewProtocol},
@@ -65,8 +66,8 @@ func newStack(cfg netabi.Config, nic framePort, c *counters) (*stack.Stack, erro
 	routes := []tcpip.Route{{Destination: loNet, NIC: nicLoopback}}
 
 	if nic != nil {
-		link := newNICLink(nic, cfg, c)
-		if e := st.CreateNIC(nicEther, ethernet.New(link)); e != nil {
+		link := ethernet.New(newNICLink(nic, cfg, c))
+		if e := st.CreateNICWithOptions(nicEther, link, stack.NICOptions{QDisc: txQueue(link)}); e != nil {
 			return nil, errors.New("ethernet NIC: " + e.String())
 		}
 		if cfg.Flags&netabi.CfgStatic != 0 && cfg.Addr != [4]byte{} {
