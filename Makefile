@@ -3,11 +3,12 @@
 #   make            build the demo's boot image into build/ (and the runner, build/gmpos)
 #   make qemu       boot examples/demo under QEMU
 #   make test       gofmt, go vet, hosted tests (sched with -race), QEMU tests in tests/ on 1, 2, 4 vCPUs
-#   make bench      benchmark guests under QEMU, and natively as the peer
+#   make bench      gmpos against a Linux guest in the same QEMU, on 1 and 2 vCPUs (README, Benchmarks)
 #   make qemu-gdb   boot the demo halted, waiting for gdb on :1234
 #   make clean
 #
-# Variables: SMP (vCPUs for make qemu, default 2), RUNFLAGS (extra runner flags, e.g.
+# Variables: SMP (vCPUs for make qemu, default 2; for make bench, default both 1 and 2),
+# BENCHFLAGS (benchrun flags, e.g. BENCHFLAGS=-peer=linux,host), RUNFLAGS (extra runner flags, e.g.
 # RUNFLAGS='-kopt klog=1'),
 # DEMO (package to boot), TESTFLAGS (extra go test flags).
 
@@ -77,8 +78,13 @@ qemu-test: ensure-qemu
 	@echo "And with 4 vCPUs (more vCPUs than host cores: TCG time-shares them):"
 	GMPOS_TEST_SMP=4 $(GO) test $(TESTFLAGS) -count=1 -timeout 30m ./tests/
 
+# make bench boots each guest once per vCPU count: SMP=N on the command line (or in the
+# environment) runs that count only. The Linux guest's kernel comes from apt into build/linuxpeer
+# (tests/linuxpeer); nothing here is part of make test.
+BENCH_SMP = $(if $(filter command line environment,$(origin SMP)),$(SMP),1 2)
+
 bench: ensure-qemu
-	$(GO) run ./tests/benchrun $(BENCHFLAGS)
+	$(GO) run ./tests/benchrun -smp '$(BENCH_SMP)' $(BENCHFLAGS)
 
 clean:
 	rm -rf $(BUILD)

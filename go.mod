@@ -3,6 +3,7 @@ module gmpos
 go 1.26.4
 
 require (
+	github.com/google/pprof v0.0.0-20261016150608-1facf8f91b50
 	github.com/usbarmory/tamago v1.26.5
 	golang.org/x/arch v0.32.0
 )

@@ -33,6 +33,7 @@ type cmdState struct {
 	trace  bool   // trace=1: record the scheduler's events and send them at exit (trace.go)
 	faultT strRef // fault=KIND: deliberately fault in the kernel (tests of the fault report)
 	ip     strRef // ip=...: the network configuration (ipconfig.go)
+	noVDSO bool   // vdso=0: no vDSO; every clock read is a system call (vdso.go)
 	bad    bool   // the command line was malformed (reported once the console is up)
 }
 
@@ -178,6 +179,8 @@ func parseCmdline(line []byte) {
 			cmd.trace = r.n > 6 && b[6] == '1'
 		case hasPrefix(b, "strace="):
 			cmd.strace = r.n > 7 && b[7] == '1'
+		case hasPrefix(b, "vdso="):
+			cmd.noVDSO = r.n > 5 && b[5] == '0'
 		case hasPrefix(b, "ip="):
 			cmd.ip = strRef{r.off + 3, r.n - 3}
 		case hasPrefix(b, "fault="):

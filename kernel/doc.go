@@ -15,6 +15,12 @@
 //   - File: an open file description; fds refer to files, and each kind of file implements
 //     fileOps (fd.go).
 //   - Line: a device interrupt line with a registered handler (irq.go).
+//   - Socket: the kernel's half of a socket — its data rings, readiness, addresses and accept
+//     queue (socket.go) — behind a socket fd; the protocols live in the network stack, which runs
+//     as goroutines of the program and reaches the kernel through gmpos_net (net_svc.go; the
+//     contract and the cost of each path are in kernel/netabi/doc.go).
+//   - Poller: the kernel's network poller (net_poller.go), sched.Poller over the NIC: the
+//     scheduler asks it for threads whose network I/O completed, as findRunnable asks netpoll.
 //
 // # Seams
 //
@@ -69,8 +75,8 @@
 // The words of sched/doc.go: "protected by the BKL" (most kernel data: the thread table, the fd
 // table and open files, epoll, futex waiters, signal state, the IRQ table's counts); "owned by
 // the core" (cpuState's fields, written only by that core); "atomic" (bkl, smpGo,
-// cpuState.flushReq); "immutable after boot" (clock, bootTimes, ncpu, processID, imageText, the
-// board's hand-off). Each global says which.
+// cpuState.flushReq); "immutable after boot" (clock, bootTimes, ncpu, processID, imageText,
+// vdsoState, the board's hand-off). Each global says which.
 //
 // # Lock order
 //
@@ -91,15 +97,23 @@
 //   - An open file's refs counts the fds that refer to it plus the waits that hold it; it is
 //     released (kind's release, epoll items removed) when refs reaches 0.
 //   - An epoll item is on its instance's ready list at most once (onReady).
+//   - A thread's sigTimer and sigKernel bits are pending signals (subsets of sigpending); a
+//     POSIX timer is queued at thread gp exactly when gp's sigTimer holds its signal.
 //
 // # Files
 //
 // main.go boot; trap.go dispatch and the way out; wait.go blocking and waking; futex.go;
 // timer.go the one-shot timer; clock.go; smp.go the BKL, shootdowns, the other cores;
 // percpu.go; platform.go sched.Platform; thread.go; signal.go delivery and rt_sigreturn;
+// sigsource.go the siginfo of timer and kernel signals; cputime.go CPU-time accounting;
+// ptimer.go POSIX timers; itimer.go setitimer's timers;
 // syscall.go the table; sys_*.go the calls by family; fd.go the fd table and fileOps;
-// fd_console.go, fd_eventfd.go, epoll.go the kinds; irq.go the interrupt table and its
-// self-test; stack.go the initial process image; fault.go the fault report; cmdline.go,
+// fd_console.go, fd_eventfd.go, epoll.go, fd_socket.go, fd_etc.go the kinds; irq.go the
+// interrupt table and its self-test; nic.go the virtio-net NIC and its file; net_poller.go
+// the network poller; net_svc.go gmpos_net, the stack's events and requests; socket.go,
+// sys_socket.go sockets; netlink.go, fd_netlink.go, sys_netlink.go NETLINK_ROUTE sockets (the
+// interfaces); ipconfig.go the addresses (ip=); stack.go the initial process image; vdso.go the
+// vDSO's pages (kernel/vdso); fault.go the fault report; cmdline.go,
 // klog.go, trace.go, util.go (user memory), errno.go; board.go the Board contract; abi_amd64.go,
 // board_pc.go, zsysnum_amd64.go (mksysnum.go) for x86-64 and the PC.
 //
@@ -110,9 +124,17 @@
 //	wakeToRestart         kernel/signal.c + arch/x86/kernel/signal.c: -ERESTARTSYS
 //	sysFutex              kernel/futex/{syscalls,waitwake,requeue}.c
 //	deliverSignal         arch/x86/kernel/signal.c get_sigframe, signal_64.c
+//	chargeUser, charge    kernel/sched/cputime.c (vtime accounting), account_steal_time
+//	ptimer.go             kernel/time/posix-timers.c, posix-cpu-timers.c
+//	itimer.go             kernel/time/itimer.c
 //	fd table, file        fs/file.c, include/linux/fs.h struct file, file_operations
 //	epoll                 fs/eventpoll.c (ep_insert, ep_poll_callback, ep_send_events)
 //	eventfd               fs/eventfd.c
+//	socket, sys_socket    net/socket.c (sys_socket, __sys_accept4, move_addr_to_user),
+//	                      include/net/sock.h (struct socket vs struct sock: the same split)
+//	nicIRQ, netPoller     net/core/dev.c NAPI: napi_schedule, net_rx_action (interrupt off,
+//	                      poll the ring dry, interrupt on)
+//	netlink sockets       net/netlink/af_netlink.c, net/core/rtnetlink.c (and kernel/rtnetlink)
 //	irqRegister           kernel/irq/manage.c request_irq
 //	kernelFault           arch/x86/kernel/dumpstack.c __die
 //

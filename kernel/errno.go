@@ -31,6 +31,7 @@ const (
 	ENAMETOOLONG    = 36
 	ENOSYS          = 38
 	ELOOP           = 40
+	ENODATA         = 61
 	ENOTSOCK        = 88
 	EDESTADDRREQ    = 89
 	EMSGSIZE        = 90
@@ -39,10 +40,12 @@ const (
 	ESOCKTNOSUPPORT = 94
 	EOPNOTSUPP      = 95
 	EAFNOSUPPORT    = 97
+	EADDRINUSE      = 98
 	ENOBUFS         = 105
 	EISCONN         = 106
 	ENOTCONN        = 107
 	ETIMEDOUT       = 110
+	ECONNREFUSED    = 111
 	EALREADY        = 114
 	EINPROGRESS     = 115
 )

@@ -38,6 +38,8 @@ const (
 	kindNIC    // nic.go: the network stack's NIC file
 	kindNetSvc // net_svc.go: the network stack's service file
 	kindEtc    // fd_etc.go: /etc/hosts, /etc/resolv.conf
+	// fd_netlink.go: NETLINK_ROUTE sockets
+	kindNetlink
 	numKinds
 )
 
@@ -74,6 +76,7 @@ var kindCaps = [numKinds]uint8{
 	kindNIC:     canRead | canWrite,
 	kindNetSvc:  0,
 	kindEtc:     canRead,
+	kindNetlink: canRead | canWrite,
 }
 
 // kinds is the operations table, indexed by fileKind. Zero-size values: the table is static
@@ -87,6 +90,7 @@ var kinds = [numKinds]fileOps{
 	kindNIC:     nicFile{},
 	kindNetSvc:  netSvcFile{},
 	kindEtc:     etcFileKind{},
+	kindNetlink: netlinkFile{},
 }
 
 // file is an open file description.

@@ -111,6 +111,30 @@ func TestProcessImage(t *testing.T) {
 	if cstr(uintptr(aux[atExecfn])) != "demo" {
 		t.Errorf("AT_EXECFN = %q", cstr(uintptr(aux[atExecfn])))
 	}
+	if _, ok := aux[atSysinfoEhdr]; ok {
+		t.Errorf("AT_SYSINFO_EHDR passed without a vDSO")
+	}
+
+	// With a vDSO mapped, AT_SYSINFO_EHDR names its ELF header.
+	vdsoState.ehdr = vdsoAddr
+	defer func() { vdsoState.ehdr = 0 }()
+	sp = writeProcessImage(top, &random)
+	if sp%16 != 0 {
+		t.Errorf("SP %#x not 16-byte aligned with the vDSO", sp)
+	}
+	p = sp + 8*uintptr(1+argc+1+len(envp)+1)
+	aux = map[uint64]uint64{}
+	for {
+		tag, val := word(p), word(p+8)
+		p += 16
+		if tag == atNull {
+			break
+		}
+		aux[tag] = val
+	}
+	if aux[atSysinfoEhdr] != vdsoAddr || aux[atPagesz] != mm.PageSize {
+		t.Errorf("auxv with the vDSO = %v", aux)
+	}
 }
 
 // TestWithoutImage: the image is cut out of the RAM regions it overlaps.

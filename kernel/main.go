@@ -44,6 +44,7 @@ func kernelMain() {
 	protectKernelData() // no system call may touch the kernel's variables for the program
 	initMemory()        // frames, the kernel's page table (W^X image, direct map), guarded stack
 	calibrateClock()    // cycle counter and wall clock against the board's clocks
+	vdsoInit()          // the vDSO and its clock page, mapped for the program (vdso.go)
 	bootTimes.kernelEntry = -cyclesToNS(clock.cycles0 - bootTimes.entryCycles)
 	if !arch.InitInterrupts(mapDevice) { // this core's interrupt controller
 		bootPanic("cannot map the local interrupt controller")

@@ -25,7 +25,8 @@ import (
 //
 // The interrupt handler (nic.go, nicIRQ) readies the same threads when a frame arrives while
 // the cores are busy or halted; netStats counts who readied how many (ready_poll, ready_irq,
-// ready_stack). BKL.
+// ready_stack), and the trace=1 timeline names each one (pollready, nicready, ready: trace.go).
+// BKL.
 type netPoller struct{}
 
 // netWake says who is making threads runnable right now, so that unblock (wait.go) can hand
@@ -52,12 +53,14 @@ func netWakeTake(gp sched.GID) bool {
 	case wakeIRQ:
 		netStats[netabi.NetReadyIRQ]++
 	case wakePoll:
+		netStats[netabi.NetReadyPoll]++
 		if netWake.n < netWake.max {
 			*(*sched.GID)(ptr(netWake.base + uintptr(netWake.n)*unsafe.Sizeof(sched.GID(0)))) = gp
 			netWake.n++
-			netStats[netabi.NetReadyPoll]++
 			return true
 		}
+		// The poll's buffer is full (sched's pollBatch): the thread goes to the scheduler
+		// directly — readied by the poll all the same, though traced as a plain ready.
 	}
 	return false
 }

@@ -128,6 +128,10 @@ func sysGmposNet(t *Thread, gp sched.GID, cpu int, a [6]uint64) int64 {
 		return netSetAddr(uint32(a[1]), uintptr(a[2]), uintptr(a[3]), uintptr(a[4]), uintptr(a[5]))
 	case netabi.OpAccepted:
 		return netAccepted(uint32(a[1]), uintptr(a[2]), cpu)
+	case netabi.OpNICRecv:
+		return nicRecvFrames(uintptr(a[1]), uintptr(a[2]))
+	case netabi.OpNICSend:
+		return nicSendFrames(uintptr(a[1]), uintptr(a[2]))
 	case netabi.OpRelease:
 		s := sockBySid(uint32(a[1]))
 		if s == nil || s.state != sockClosing {

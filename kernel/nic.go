@@ -205,3 +205,90 @@ func (nicFile) release(f *file) {
 		nic.file = -1
 	}
 }
+
+// nicRecvFrames moves received frames into the stack's buffer as frame records
+// (netabi.OpNICRecv): the NIC file's read, a batch per system call. It stops when the next frame
+// might not fit (RxNext cannot give one back) or the ring is empty; an empty ring turns the
+// receive interrupt back on (the race with a frame arriving meanwhile is the read's) and is
+// reported with NICDrained, so that the stack waits for the file to become readable instead of
+// asking once more.
+func nicRecvFrames(buf, n uintptr) int64 {
+	if !nic.present {
+		return -ENODEV
+	}
+	if nic.file < 0 {
+		return -EBADF // the NIC file carries the readiness: open it first (OpOpenNIC)
+	}
+	if n < netabi.FrameRecMax {
+		return -EINVAL
+	}
+	n = min(n, 1<<20) // bounds the pre-fault; a batch is a ring's worth at most
+	if !userRange(buf, n, true) {
+		return -EFAULT
+	}
+	used := uintptr(0)
+	for n-used >= netabi.FrameRecMax {
+		p, l, ok := nic.dev.RxNext()
+		if !ok {
+			nic.notified = false
+			if nic.dev.EnableRxInterrupts() {
+				continue // a frame raced the re-enable: take it now
+			}
+			if used == 0 {
+				return -EAGAIN
+			}
+			return int64(used) | netabi.NICDrained
+		}
+		store16(buf+used, uint16(l))
+		copy(userBytes(buf+used+netabi.FrameRecHdr, uintptr(l)), userBytes(p, uintptr(l)))
+		nic.dev.RxDone()
+		netStats[netabi.NetRxFrames]++
+		netStats[netabi.NetRxBytes] += uint64(l)
+		used += netabi.FrameRecHdr + uintptr(l)
+	}
+	return int64(used)
+}
+
+// nicSendFrames sends the stack's frame records in order with one notification of the device
+// (netabi.OpNICSend) and returns how many went out.
+func nicSendFrames(buf, n uintptr) int64 {
+	if !nic.present {
+		return -ENODEV
+	}
+	if nic.file < 0 {
+		return -EBADF // the NIC file carries the readiness: open it first (OpOpenNIC)
+	}
+	if n > 1<<20 || !userRange(buf, n, false) {
+		return -EFAULT
+	}
+	sent := int64(0)
+	for off := uintptr(0); off < n; {
+		hdr := userBytes(buf+off, min(n-off, netabi.FrameRecHdr))
+		if len(hdr) < netabi.FrameRecHdr {
+			break
+		}
+		l := uintptr(hdr[0]) | uintptr(hdr[1])<<8
+		if l < 14 || l > netabi.MaxFrame || off+netabi.FrameRecHdr+l > n {
+			if sent == 0 {
+				return -EINVAL
+			}
+			break
+		}
+		p, room, ok := nic.dev.TxBuffer()
+		if !ok || uintptr(room) < l {
+			netStats[netabi.NetTxFull]++
+			break
+		}
+		copy(userBytes(p, l), userBytes(buf+off+netabi.FrameRecHdr, l))
+		nic.dev.TxQueue(int(l))
+		netStats[netabi.NetTxFrames]++
+		netStats[netabi.NetTxBytes] += uint64(l)
+		sent++
+		off += netabi.FrameRecHdr + l
+	}
+	nic.dev.TxKick()
+	if sent == 0 {
+		return -EAGAIN
+	}
+	return sent
+}

@@ -21,6 +21,12 @@ type cpuState struct {
 	dispatches uint64    // threads the scheduler started on this core (gmpos_info)
 	irqs       uint64    // device interrupts handled on this core
 
+	// Where the core's time goes (gmpos_info infoCPUTime, klog's exit report), in cycles:
+	// kernel from trap entry to the way out (waiting for the BKL included), idle while halted;
+	// the rest of the time since idleSince's first use is user time. idleSince is when the
+	// current halt began (0: not halted).
+	kernelCycles, idleCycles, idleSince uint64
+
 	// Atomic: set by the BKL holder, cleared by this core (smp.go).
 	flushReq atomic.Uint32 // 1: drop cached translations (TLB shootdown) and clear
 }
@@ -33,3 +39,14 @@ var ncpu = 1
 
 // currentCPU is the index of the core running the caller.
 func currentCPU() int { return arch.Current().ID() }
+
+// cpuTime is core i's kernel and idle time so far, in ns (a halt in progress counts up to now).
+// BKL held (another core's fields are read under the lock that all their writers hold).
+func cpuTime(i int) (kernel, idle int64) {
+	c := &cpus[i]
+	ic := c.idleCycles
+	if c.idleSince != 0 {
+		ic += arch.Cycles() - c.idleSince
+	}
+	return cyclesToNS(c.kernelCycles), cyclesToNS(ic)
+}

@@ -158,14 +158,14 @@ func deliverSignal(t *Thread, gp sched.GID, cpu int) {
 		}
 	}
 	t.sigpending &^= sigbit(sig)
+	src := takeSigSource(t, gp, sig) // a timer's or the kernel's siginfo, or kill's (sigsource.go)
 	act := &sigactions[sig]
 	switch act.handler {
 	case sigIGN:
 		return
 	case sigDFL:
-		switch sig {
-		case sigCHLD, sigURG, sigWINCH, sigCONT:
-			return // default action: ignore
+		if sigDefaultIgnored(sig) {
+			return
 		}
 		fatalSignal(t, sig)
 		return
@@ -190,8 +190,9 @@ func deliverSignal(t *Thread, gp sched.GID, cpu int) {
 	zeroUser(fr.sp, fr.end-fr.sp)
 
 	// siginfo_t (asm-generic/siginfo.h): si_signo at 0, si_errno at 4, si_code at 8, then the
-	// union: si_addr at 16 for faults, si_pid/si_uid at 16/20 for kill and tgkill.
-	code := int32(siTkill)
+	// union: si_addr at 16 for faults, si_pid/si_uid at 16/20 for kill and tgkill, the timer's
+	// fields for SI_TIMER (storeSigSource).
+	code := src.code
 	var addr uintptr
 	trapno := uint64(0)
 	fault := sig == t.faultSig
@@ -200,10 +201,13 @@ func deliverSignal(t *Thread, gp sched.GID, cpu int) {
 	}
 	store32(fr.info+0, uint32(sig))
 	store32(fr.info+8, uint32(code))
-	if code == siTkill {
+	switch {
+	case code == siTkill:
 		store32(fr.info+16, uint32(processID)) // si_pid: the sender, this process
-	} else {
+	case fault:
 		store64(fr.info+16, uint64(addr))
+	default:
+		storeSigSource(fr.info, src)
 	}
 
 	// struct ucontext begins the same on every architecture: uc_flags, uc_link, then uc_stack

@@ -29,6 +29,8 @@ const (
 	atSecure = 23
 	atRandom = 25
 	atExecfn = 31
+
+	atSysinfoEhdr = 33 // the vDSO's ELF header (vdso.go)
 )
 
 // userWriter appends words and strings to the stack image, growing down from the top.
@@ -100,7 +102,7 @@ func writeProcessImage(top uintptr, random *[16]byte) uintptr {
 
 	// Count the words below so that the final SP (at argc) is 16-byte aligned, as the ABI wants
 	// at process entry.
-	var aux [8][2]uint64
+	var aux [10][2]uint64
 	naux := copy(aux[:], [][2]uint64{
 		{atPagesz, mm.PageSize},
 		{atClktck, 100},
@@ -108,6 +110,10 @@ func writeProcessImage(top uintptr, random *[16]byte) uintptr {
 		{atSecure, 0},
 		{atExecfn, uint64(argv[0])},
 	})
+	if vdsoState.ehdr != 0 {
+		aux[naux] = [2]uint64{atSysinfoEhdr, uint64(vdsoState.ehdr)}
+		naux++
+	}
 	var extra [2][2]uint64
 	naux += copy(aux[naux:], extra[:archAuxv(&extra)])
 	words := 1 + argc + 1 + nenv + 1 + 2*(naux+1)

@@ -24,6 +24,10 @@ const (
 	infoIRQTest   = 6 // wait for buf interrupts of the board's test source at n Hz (irq.go)
 	infoIRQStats  = 7 // buf ← [test line, rate Hz, last test's ns, count of each line...], n entries
 	// netabi.InfoNetStats = 8: buf ← the network counters (net_svc.go), n entries
+	infoCPUTime = 9 // buf ← [kernel ns, idle ns] per core, n entries (pairs); returns the core count
+	// buf ← how many times each system call 0..n-1 was made so far (ktime.go's counts), n
+	// entries; returns how many numbers the kernel counts
+	infoSyscalls = 10
 )
 
 // The ways infoFault makes the kernel fault (tests of the fault report, tests/kernel_test.go).
@@ -62,6 +66,24 @@ func sysGmposInfo(t *Thread, gp sched.GID, cpu int, req int32, buf, n uintptr) i
 			store64(buf+8*i, cpus[i].dispatches)
 		}
 		return int64(ncpu)
+	case infoCPUTime:
+		if !userArray(buf, n, 8, true) {
+			return -EFAULT
+		}
+		for i := uintptr(0); i+1 < n && int(i/2) < ncpu; i += 2 {
+			k, idle := cpuTime(int(i / 2))
+			store64(buf+8*i, uint64(k))
+			store64(buf+8*i+8, uint64(idle))
+		}
+		return int64(ncpu)
+	case infoSyscalls:
+		if !userArray(buf, n, 8, true) {
+			return -EFAULT
+		}
+		for i := uintptr(0); i < n && i < uintptr(ktimeSyscalls); i++ {
+			store64(buf+8*i, ktime.count[i])
+		}
+		return int64(ktimeSyscalls)
 	case infoPolicy:
 		name := S.Policy().Name()
 		if n == 0 || !userRange(buf, n, true) {

@@ -27,6 +27,9 @@ func sysRtSigaction(sig int32, act, oact, size uintptr) int64 {
 	old := sigactions[sig]
 	if act != 0 {
 		sigactions[sig] = a
+		if ignoredAction(old.handler, int(sig)) && !ignoredAction(a.handler, int(sig)) {
+			timersUnignore(int(sig), currentCPU()) // parked timers send their signal (ptimer.go)
+		}
 	}
 	if oact != 0 {
 		if !userRange(oact, 32, true) {

@@ -69,6 +69,7 @@ func userAddress(va uintptr) bool { return va < mm.UserEnd }
 // the process with status 0, as Linux's does.
 func threadExit(t *Thread, gp sched.GID, cpu int) {
 	S.Exit(cpu)
+	signalsThreadExit(t, gp, cpu) // what it had pending for the process (sigsource.go)
 	*t = Thread{}
 	if S.Live() == 0 {
 		exitProcess(0)
@@ -84,6 +85,13 @@ func exitProcess(code int) {
 			s(" preemptions=").d(int64(stats.preemptions)).s(" threads=").d(int64(stats.threads)).s(" timer-arms=").d(int64(stats.timerArms)).
 			s(" cpus=").d(int64(ncpu)).s(" shootdowns=").d(int64(stats.shootdowns)).
 			s(" bkl-contended=").d(int64(stats.bklContended)).s(" bkl-wait-us=").d(cyclesToNS(stats.bklSpinCycles) / 1000).record()
+		ktimeReport()
+		for i := 0; i < ncpu; i++ { // where each core's time went; the rest was user time
+			kt, idle := cpuTime(i)
+			k.n = 0
+			k.s("log cpu").d(int64(i)).s(" uptime-ms=").d(nanotime() / 1_000_000).s(" kernel-ms=").d(kt / 1_000_000).
+				s(" idle-ms=").d(idle / 1_000_000).record()
+		}
 		if nic.present || netsvc.attached {
 			k.n = 0
 			k.s("log net")

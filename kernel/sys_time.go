@@ -8,8 +8,7 @@ import "gmpos/sched"
 
 // Clock IDs (include/uapi/linux/time.h). gmpos has one monotonic time base: the *_RAW, *_COARSE,
 // BOOTTIME and TAI variants read it or the wall clock (gmpos does not model leap seconds: TAI is
-// REALTIME), and the CPU-time clocks report it too (documented approximation: a thread's CPU time
-// is not accounted yet).
+// REALTIME). The CPU-time clocks read the accounting of cputime.go.
 const (
 	clockRealtime        = 0
 	clockMonotonic       = 1
@@ -33,37 +32,61 @@ const (
 	coarseResolution = tickNS
 )
 
-// clockNow reads clock clk. ok is false for an ID Linux rejects with EINVAL: the alarm clocks
-// need an RTC alarm device that gmpos does not drive.
+// clockNow reads clock clk for the calling thread. ok is false for an ID Linux rejects with
+// EINVAL: the alarm clocks need an RTC alarm device that gmpos does not drive; a CPU clock must
+// be the process's or one of its threads' (cpuClockOwner), and clock_gettime also
+// accepts the caller's own tid as a process ID (posix-cpu-timers.c pid_for_clock).
 func clockNow(clk int32) (ns int64, ok bool) {
 	switch clk {
 	case clockRealtime, clockRealtimeCoarse, clockTAI:
 		return walltime(), true
-	case clockMonotonic, clockMonotonicRaw, clockMonotonicCoarse, clockBoottime,
-		clockProcessCputime, clockThreadCputime:
+	case clockMonotonic, clockMonotonicRaw, clockMonotonicCoarse, clockBoottime:
 		return nanotime(), true
 	}
-	if clk < 0 && cpuClockValid(clk) {
-		return nanotime(), true
+	self := acct[currentCPU()].g
+	owner, _, ok := cpuClockOwner(clk, self)
+	if !ok && clk < 0 && clk&(cpuclockPerthread|cpuclockKindMask) < cpuclockKindMask &&
+		^(clk>>3) == threads[self].tid {
+		owner, ok = 0, true // the process, named by the caller's tid
 	}
-	return 0, false
+	if !ok {
+		return 0, false
+	}
+	kind := cpuclockSched
+	if clk < 0 {
+		kind = int(clk & cpuclockKindMask)
+	}
+	if owner == 0 {
+		return processCPUClock(kind), true
+	}
+	return threadCPUClock(owner, kind), true
 }
 
-// cpuClockValid checks a CPU-clock ID for a process or thread: one of this process's thread IDs,
-// or 0 (the caller).
-func cpuClockValid(clk int32) bool {
-	if clk&cpuclockKindMask == cpuclockKindMask {
-		return false
+// cpuClockOwner names the owner of CPU clock clk for caller self: the process (0) or a thread,
+// with its tid; ok is false for an invalid clock — not a CPU clock, kind 3, a thread of another
+// process, a pid that is not this process's (posix-cpu-timers.c pid_for_clock, without the
+// exception clock_gettime makes: clockNow).
+func cpuClockOwner(clk int32, self sched.GID) (owner sched.GID, tid int32, ok bool) {
+	switch clk {
+	case clockProcessCputime:
+		return 0, 0, true
+	case clockThreadCputime:
+		return self, threads[self].tid, true
+	}
+	if clk >= 0 || clk&cpuclockKindMask == cpuclockKindMask {
+		return 0, 0, false
 	}
 	pid := ^(clk >> 3)
-	if pid == 0 {
-		return true
-	}
 	if clk&cpuclockPerthread == 0 {
-		return pid == processID
+		return 0, 0, pid == 0 || pid == processID
 	}
-	t, _ := threadByTid(pid)
-	return t != nil
+	if pid == 0 {
+		return self, threads[self].tid, true
+	}
+	if t, gp := threadByTid(pid); t != nil {
+		return gp, t.tid, true
+	}
+	return 0, 0, false
 }
 
 // readTimespec loads a struct timespec: EFAULT for a bad pointer, EINVAL for a value

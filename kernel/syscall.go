@@ -47,6 +47,9 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 		return -ENOSYS, false
 	}
 	fd0 := int32(a[0])
+	if r, ok := nlSyscall(t, gp, cpu, nr, a); ok {
+		return r, false // socket(AF_NETLINK), or a socket call on a netlink fd (sys_netlink.go)
+	}
 	switch int(nr) {
 	// Files and file descriptors (sys_fd.go, fd_*.go, epoll.go, sys_path.go).
 	case nrRead:
@@ -207,6 +210,24 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 		r = sysGettimeofday(uintptr(a[0]), uintptr(a[1]))
 	case nrTime:
 		r = sysTime(uintptr(a[0]))
+
+	// Timers (itimer.go, sys_timer.go, ptimer.go).
+	case nrSetitimer:
+		r = sysSetitimer(fd0, uintptr(a[1]), uintptr(a[2]))
+	case nrGetitimer:
+		r = sysGetitimer(fd0, uintptr(a[1]))
+	case nrAlarm:
+		r = sysAlarm(uint32(a[0]))
+	case nrTimerCreate:
+		r = sysTimerCreate(gp, fd0, uintptr(a[1]), uintptr(a[2]))
+	case nrTimerSettime:
+		r = sysTimerSettime(fd0, int32(a[1]), uintptr(a[2]), uintptr(a[3]), cpu)
+	case nrTimerGettime:
+		r = sysTimerGettime(fd0, uintptr(a[1]))
+	case nrTimerGetoverrun:
+		r = sysTimerGetoverrun(fd0)
+	case nrTimerDelete:
+		r = sysTimerDelete(fd0)
 
 	// The process and the machine (sys_info.go, sys_gmpos.go).
 	case nrGetpid:

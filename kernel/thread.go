@@ -45,6 +45,13 @@ type Thread struct {
 	altSP          uintptr // sigaltstack: base, size, flags (0 or ssDisable)
 	altSize        uintptr
 	altFlags       uint32
+	sigTimer       uint64 // pending signals a POSIX timer queued (sigsource.go)
+	sigKernel      uint64 // pending signals the kernel sent for an itimer: SI_KERNEL
+
+	// CPU time (cputime.go): used so far, and the earliest expiry of a timer on this thread's
+	// CPU clocks (ptimer.go).
+	cpu    cpuTimes
+	cpuExp expiryCache
 }
 
 // MaxThreads is the size of the thread table: one slot per scheduler G.

@@ -6,15 +6,23 @@ package kernel
 import "gmpos/kernel/arch"
 
 // tickNS is the scheduler tick while a thread runs: the policy's 10 ms slice is checked this
-// often. Timeouts fire at their own deadline, not on a tick, and an idle core with nothing to
-// wait for gets no interrupts at all.
-const tickNS = 1_000_000
+// often, so a thread is preempted at most one tick late. Timeouts fire at their own deadline,
+// not on a tick, and an idle core with nothing to wait for gets no interrupts at all.
+//
+// 4 ms, Linux's HZ=250 (Debian's kernel). A tick is not cheap under TCG: the timer interrupt,
+// the EOI and the re-arm are accesses to the emulated local APIC, each taken under QEMU's big
+// lock — which its main loop holds while it moves network traffic. Measured with the kernel's
+// ktime report while a guest served HTTP (one run each, a loaded host): 265–460 µs per timer
+// trap; at 1 ms ticks they took a quarter of the core, and going to 4 ms doubled the requests
+// per second (341 → 688 req/s).
+const tickNS = 4_000_000
 
 // armTimer (re)programs this core's timer on every way out of the kernel, for the earliest of:
-// the nearest timeout of a blocked thread, a pending sched WakeMAt, and — only if a thread is
-// about to run (running) — the next scheduler tick. This is Linux's NO_HZ_IDLE idea in miniature:
-// precise timeouts (a 1 ms sleep is not rounded to a tick boundary) and a silent idle core, which
-// under TCG also means a host CPU that is not woken for nothing.
+// the nearest timeout of a blocked thread, the next expiry of a real-clock timer (ptimer.go,
+// itimer.go), a pending sched WakeMAt, and — only if a thread is about to run (running) — the
+// next scheduler tick. This is Linux's NO_HZ_IDLE idea in miniature: precise timeouts (a 1 ms
+// sleep is not rounded to a tick boundary) and a silent idle core, which under TCG also means a
+// host CPU that is not woken for nothing.
 //
 // The timer write is skipped when the armed deadline does not change, the common case for a
 // thread that traps repeatedly within one tick (system calls). BKL held.
@@ -22,6 +30,9 @@ func armTimer(cpu int, running bool) {
 	c := &cpus[cpu]
 	now := nanotime()
 	next := nextDeadline()
+	if r := ptimers.realNext; r != 0 && (next == 0 || r < next) {
+		next = r
+	}
 	if r := c.retryAt; r != 0 {
 		if r <= now || running {
 			c.retryAt = 0 // a running core reschedules on its next trap anyway

@@ -21,6 +21,7 @@ import (
 //
 //go:linkname trap
 func trap(f *arch.Frame) *arch.Frame {
+	t0 := arch.Cycles()
 	cpu := arch.Current().ID()
 	kind, n := f.Trap()
 	if kind == arch.TrapIPI && arch.IPI(n) == arch.IPIFlush {
@@ -37,16 +38,30 @@ func trap(f *arch.Frame) *arch.Frame {
 		}
 		kernelFault(f, "")
 	}
+	b := ktimeBucket(f, kind)
+	entry := nanotime() // waiting for the BKL is the thread's time too (cputime.go)
 	bklLock(cpu)
-	r := trapLocked(f, kind, n, cpu)
+	c := &cpus[cpu]
+	if c.idleSince != 0 { // the halt this trap ended
+		c.idleCycles += t0 - c.idleSince
+		c.idleSince = 0
+	}
+	r := trapLocked(f, kind, n, cpu, entry)
 	flushPending()
+	t1 := arch.Cycles()
+	c.kernelCycles += t1 - t0
+	ktimeCharge(b, t1-t0)
+	if r == nil {
+		c.idleSince = t1 // halting until the next interrupt
+	}
 	bklUnlock()
 	return r
 }
 
-// trapLocked is trap under the big kernel lock: save the interrupted thread's registers, handle
-// the event, and pick the thread to resume.
-func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int) *arch.Frame {
+// trapLocked is trap under the big kernel lock: charge the interrupted thread's user time, save
+// its registers, handle the event, and pick the thread to resume.
+func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int, entry int64) *arch.Frame {
+	chargeUser(cpu, entry)
 	gp := cpus[cpu].cur
 	var t *Thread
 	if gp != 0 && f.FromUser() {
@@ -62,6 +77,9 @@ func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int) *arch.Frame {
 	case arch.TrapTimer:
 		arch.EOI(f)
 		cpus[cpu].timerArmed = 0 // the one-shot timer has fired
+		if t != nil {
+			cpuTimersCheck(gp, cpu) // a CPU timer's signal lands where the tick found the thread
+		}
 		timerTick(cpu)
 	case arch.TrapIRQ:
 		irqDispatch(f, n, cpu)
@@ -91,6 +109,7 @@ func schedule(cpu int) *arch.Frame {
 				netStats[netabi.NetIdleHalts]++
 			}
 			c.cur = 0
+			chargeSystem(cpu, 0)
 			armTimer(cpu, false)
 			return nil
 		}
@@ -98,6 +117,7 @@ func schedule(cpu int) *arch.Frame {
 		c.dispatches++
 	}
 	t := &threads[gp]
+	chargeSystem(cpu, gp)
 	// Deliver every deliverable signal, each handler's frame on top of the last, as Linux's
 	// exit-to-user loop does; a handler masks its own signal, so this ends. (A fatal default
 	// action never returns: it ends the process.)
@@ -108,6 +128,7 @@ func schedule(cpu int) *arch.Frame {
 		t.sigmask, t.restoreSigmask = t.savedSigmask, false
 	}
 	armTimer(cpu, true)
+	resumed(cpu) // the timer's deadline bounds the thread's next stretch of user time (cputime.go)
 	arch.Current().PrepareResume(t.fpArea(), t.tls)
 	return &t.frame
 }
@@ -117,6 +138,7 @@ func schedule(cpu int) *arch.Frame {
 func timerTick(cpu int) {
 	now := nanotime()
 	expireTimeouts(cpu, now)
+	expireRealTimers(cpu, now) // ptimer.go, itimer.go
 	if gp := cpus[cpu].cur; gp != 0 && S.Tick(cpu, now) {
 		S.Preempt(cpu)
 		stats.preemptions++

@@ -240,6 +240,10 @@ func writeTrace(path string, res *runner.Result, title string, kopts []string) e
 	if st.Lost > 0 {
 		lost = fmt.Sprintf(" (the oldest %d events were overwritten)", st.Lost)
 	}
-	fmt.Fprintf(os.Stderr, "gmpos: trace: %d events, %d runs on %d cores%s → %s (open in ui.perfetto.dev)\n", st.Events, st.Slices, st.Cores, lost, path)
+	net := ""
+	if st.PollReady+st.NICReady > 0 {
+		net = fmt.Sprintf(", %d threads readied by the network poller and %d by the NIC interrupt", st.PollReady, st.NICReady)
+	}
+	fmt.Fprintf(os.Stderr, "gmpos: trace: %d events, %d runs on %d cores%s%s → %s (open in ui.perfetto.dev)\n", st.Events, st.Slices, st.Cores, net, lost, path)
 	return nil
 }

@@ -20,8 +20,10 @@
 //     gmp (default, Go's policy), global, local, fair. Chosen by name with
 //     PolicyByName (kernel command line sched=NAME).
 //   - Platform: Now, WakeM (IPI), ParkM (halt), optional WakeMAt (one-shot
-//     timer); Poller: Gs whose device I/O completed (the tests' fake and the
-//     simulator's network today; no kernel device yet); TraceFunc: event hook.
+//     timer); Poller: Gs whose device I/O completed (the kernel's network
+//     poller, kernel/net_poller.go; the tests' fakes; the simulator's
+//     network); TraceFunc: event hook (TraceEvent: Ready's Gs are "ready",
+//     the Poller's "pollready").
 //
 // # Ms and cores
 //

@@ -26,18 +26,22 @@ func (f *fakePlatform) Now() int64 {
 func (f *fakePlatform) WakeM(pid int) { f.wakes[pid].Add(1) }
 func (f *fakePlatform) ParkM(pid int) { f.parks[pid].Add(1) }
 
-// fakePoller returns the Gs queued in ready (one batch per Poll call).
+// fakePoller returns the Gs queued in ready (one batch per Poll call; with
+// blockOnly, only from a blocking poll).
 type fakePoller struct {
-	ready   []GID
-	waiters int
-	polls   int
-	blocks  int
+	ready     []GID
+	waiters   int
+	polls     int
+	blocks    int
+	blockOnly bool
 }
 
 func (f *fakePoller) Poll(block bool, buf []GID) int {
 	f.polls++
 	if block {
 		f.blocks++
+	} else if f.blockOnly {
+		return 0
 	}
 	n := copy(buf, f.ready)
 	f.ready = f.ready[n:]
@@ -46,6 +50,33 @@ func (f *fakePoller) Poll(block bool, buf []GID) int {
 }
 
 func (f *fakePoller) Waiters() bool { return f.waiters > 0 }
+
+// traceRec records trace events (a TraceFunc that allocates: not for the
+// AllocsPerRun tests).
+type traceRec struct {
+	evs []traceRecEv
+}
+
+type traceRecEv struct {
+	ev  TraceEvent
+	pid int
+	gp  GID
+}
+
+func (r *traceRec) hook(ev TraceEvent, pid int, gp GID, now int64) {
+	r.evs = append(r.evs, traceRecEv{ev, pid, gp})
+}
+
+// count returns how many ev events were recorded for gp.
+func (r *traceRec) count(ev TraceEvent, gp GID) int {
+	n := 0
+	for _, e := range r.evs {
+		if e.ev == ev && e.gp == gp {
+			n++
+		}
+	}
+	return n
+}
 
 // newTestSched returns an initialised Sched with np Ps under policy name.
 func newTestSched(t testing.TB, np int, policy string) (*Sched, *fakePlatform) {

@@ -48,13 +48,13 @@ type TimerPlatform interface {
 // kernel-level counterpart of runtime netpoll): a G parked waiting for a device
 // is handed back here once the device has completed its request.
 //
-// Who implements it today: the tests' fake (fake_test.go) and the simulator's
-// virtual network (sched/simulator). No kernel device does yet: the kernel
-// passes no Poller, so the hooks below are never called in a guest. A
-// virtio-net driver is the planned first one (its interrupt would record the
-// completions, Poll would hand back the waiting Gs). This is not the Go
-// runtime's own netpoller, which runs inside the program on epoll; see "Two
-// pollers" in docs/tour.md.
+// Who implements it: the kernel's network poller over the virtio-net NIC
+// (kernel/net_poller.go, passed as Config.Poller by kernel/main.go), the
+// tests' fakes (fake_test.go, proc_test.go) and the simulator's virtual
+// network (sched/simulator). The Gs it returns are traced as TracePollReady,
+// not TraceReady, so that a timeline shows who made them runnable. This is not
+// the Go runtime's own netpoller, which runs inside the program on epoll; see
+// "Two pollers" in docs/tour.md.
 //
 // The Gs it returns must be in Gwaiting (parked by the kernel on I/O); the
 // scheduler makes them runnable. buf is storage owned by the Sched; Poll
@@ -63,10 +63,11 @@ type Poller interface {
 	// Poll returns Gs whose I/O is ready. block=false: return at once
 	// (called from findRunnable and from Tick at least every 10 ms).
 	// block=true: called by the last P to go idle while Waiters() is true;
-	// the platform may wait (a kernel driver would halt until its device
-	// interrupts; the simulator returns at once and lets the next packet's
-	// interrupt wake the core), but must return promptly if WakeM is called
-	// for any P.
+	// the platform may wait, but must return promptly if WakeM is called for
+	// any P. The kernel's poller and the simulator return at once (the
+	// kernel arms the NIC's interrupt, and the core's halt after Schedule
+	// returns 0 is the wait; the simulator lets the next packet's interrupt
+	// wake the core).
 	Poll(block bool, buf []GID) int
 
 	// Waiters reports whether any G is parked on the poller.
@@ -78,27 +79,28 @@ type Poller interface {
 type TraceEvent uint8
 
 const (
-	TraceNone    TraceEvent = iota
-	TraceCreate             // G created runnable (NewProc)
-	TraceRun                // G starts running on P (execute)
-	TraceStop               // running G leaves P (any reason; the next event says why)
-	TracePark               // G blocks (Gwaiting)
-	TraceReady              // G made runnable by Ready or the Poller
-	TraceYield              // Gosched / GoYield
-	TracePreempt            // slice expired, G preempted
-	TraceExit               // G exited
-	TraceSteal              // P stole Gs (G = first stolen G)
-	TraceIdle               // P went idle
-	TraceWake               // P woken by wakep (G = 0)
-	TraceSpin               // P's M started spinning
+	TraceNone      TraceEvent = iota
+	TraceCreate               // G created runnable (NewProc)
+	TraceRun                  // G starts running on P (execute)
+	TraceStop                 // running G leaves P (any reason; the next event says why)
+	TracePark                 // G blocks (Gwaiting)
+	TraceReady                // G made runnable by Ready
+	TracePollReady            // G made runnable by the Poller (pollOnce)
+	TraceYield                // Gosched / GoYield
+	TracePreempt              // slice expired, G preempted
+	TraceExit                 // G exited
+	TraceSteal                // P stole Gs (G = first stolen G)
+	TraceIdle                 // P went idle
+	TraceWake                 // P woken by wakep (G = 0)
+	TraceSpin                 // P's M started spinning
 	NumTraceEvents
 )
 
 var traceNames = [NumTraceEvents]string{
 	TraceNone: "none", TraceCreate: "create", TraceRun: "run", TraceStop: "stop",
-	TracePark: "park", TraceReady: "ready", TraceYield: "yield", TracePreempt: "preempt",
-	TraceExit: "exit", TraceSteal: "steal", TraceIdle: "idle", TraceWake: "wake",
-	TraceSpin: "spin",
+	TracePark: "park", TraceReady: "ready", TracePollReady: "pollready", TraceYield: "yield",
+	TracePreempt: "preempt", TraceExit: "exit", TraceSteal: "steal", TraceIdle: "idle",
+	TraceWake: "wake", TraceSpin: "spin",
 }
 
 // String names the event.

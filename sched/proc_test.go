@@ -356,6 +356,90 @@ func TestPoller(t *testing.T) {
 	checkInvariants(t, s)
 }
 
+// TestTracePollReady: a G the Poller returns is traced as TracePollReady (on
+// the polling P), never as TraceReady, from each of pollOnce's three callers
+// (findRunnable, the last P's blocking poll, Tick); a G made runnable by
+// Ready is traced as TraceReady only.
+func TestTracePollReady(t *testing.T) {
+	s := new(Sched)
+	f := new(fakePlatform)
+	pl := new(fakePoller)
+	var tr traceRec
+	if err := s.Init(Config{NP: 2, Platform: f, Poller: pl, Trace: tr.hook}); err != nil {
+		t.Fatal(err)
+	}
+	a := s.NewProc(0)
+	b := s.NewProc(0)
+	c := s.NewProc(0)
+	for i := 0; i < 3; i++ {
+		s.Schedule(0)
+		s.Park(0) // a, b, c wait
+	}
+	s.Schedule(1) // P1 idle
+
+	// findRunnable's non-blocking poll.
+	pl.waiters, pl.ready = 1, []GID{a}
+	if gp, _ := s.Schedule(0); gp != a {
+		t.Fatalf("non-blocking poll: got %d, want %d", gp, a)
+	}
+	s.Park(0)
+	// The last idle P's blocking poll (the non-blocking one finds nothing).
+	pl.waiters, pl.ready, pl.blockOnly = 1, []GID{b}, true
+	if gp, _ := s.Schedule(0); gp != b || pl.blocks != 1 {
+		t.Fatalf("blocking poll: got %d (want %d), blocks %d", gp, b, pl.blocks)
+	}
+	pl.blockOnly = false
+	// Tick, while b runs: c is polled and queued.
+	pl.waiters, pl.ready = 1, []GID{c}
+	s.Tick(0, f.Now()+DefaultPollInterval)
+	if s.Status(c) != Grunnable {
+		t.Fatalf("Tick poll: c is %v", s.Status(c))
+	}
+	// Ready: a is readied by a waker, not the Poller.
+	s.Park(0) // b
+	s.Schedule(0)
+	s.Park(0) // c
+	s.Ready(a, 0)
+
+	for _, g := range []GID{a, b, c} {
+		want := 1
+		if n := tr.count(TracePollReady, g); n != want {
+			t.Errorf("G %d: %d pollready events, want %d", g, n, want)
+		}
+	}
+	if n := tr.count(TraceReady, a); n != 1 {
+		t.Errorf("G %d: %d ready events after Ready, want 1", a, n)
+	}
+	for _, g := range []GID{b, c} {
+		if n := tr.count(TraceReady, g); n != 0 {
+			t.Errorf("G %d (only polled): %d ready events, want 0", g, n)
+		}
+	}
+	// Each pollready is on the polling P and comes before the G's next run.
+	for i, e := range tr.evs {
+		if e.ev != TracePollReady {
+			continue
+		}
+		if e.pid != 0 {
+			t.Errorf("pollready of G %d on P %d, want P 0 (the poller's caller)", e.gp, e.pid)
+		}
+		ran := false
+		for _, n := range tr.evs[i+1:] {
+			if n.ev == TraceRun && n.gp == e.gp {
+				ran = true
+				break
+			}
+		}
+		if !ran {
+			t.Errorf("G %d: pollready not followed by a run", e.gp)
+		}
+	}
+	if got := TracePollReady.String(); got != "pollready" {
+		t.Errorf("TracePollReady.String() = %q", got)
+	}
+	checkInvariants(t, s)
+}
+
 // timerPlatform records WakeMAt requests.
 type timerPlatform struct {
 	fakePlatform

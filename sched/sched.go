@@ -38,7 +38,7 @@ type Config struct {
 	Policy       Policy    // if nil, PolicyName selects one
 	PolicyName   string    // "" = "gmp"; see PolicyByName
 	Platform     Platform  // required
-	Poller       Poller    // optional device poller (none in the kernel yet; see Poller)
+	Poller       Poller    // optional device poller (the kernel: its network poller; see Poller)
 	Trace        TraceFunc // optional event hook
 	Slice        int64     // ns, default DefaultSlice
 	PollInterval int64     // ns, default DefaultPollInterval

@@ -133,6 +133,7 @@ const maxRecheck = 3
 // pollOnce calls the Poller once (one caller at a time) and makes every G it
 // returns runnable: the first is returned for the caller to run or inject,
 // the rest go through Policy.Enqueue(WhyPoll) with wakeups (injectglist).
+// Each is traced as TracePollReady on the polling P, at the poll's time.
 // Returns 0 if the poller is busy or had nothing.
 func (s *Sched) pollOnce(pp *P, block bool, now int64) GID {
 	if !s.pollLock.CompareAndSwap(false, true) {
@@ -160,7 +161,7 @@ func (s *Sched) pollOnce(pp *P, block bool, now int64) GID {
 		if !g.status.CompareAndSwap(uint32(Gwaiting), uint32(Grunnable)) {
 			throw("pollOnce: Poller returned a G that is not waiting")
 		}
-		s.traceEv(TraceReady, int(pp.id), gp, now)
+		s.traceEv(TracePollReady, int(pp.id), gp, now)
 		if first == 0 {
 			first = gp
 			continue

@@ -8,10 +8,13 @@
 //     (goroutines, channels, GC, faults, ...). They are not modified for
 //     gmpos and also run on Linux.
 //   - testdata/sysfuzz: a system-call fuzzer, gmpos only (TestGuestSysfuzz).
-//   - bench/<name>/main.go: benchmark programs printing
-//     `BENCH name value unit`; bench/run is the command `make bench`
-//     runs, which boots each under QEMU and also runs it natively on the
-//     host as the peer.
+//   - testdata/vdso: the vDSO seen from a program — its ELF, its read-only
+//     pages, clocks against the system call, system-call counts from
+//     gmpos_info — gmpos only (TestGuestVDSO; also booted with vdso=0).
+//   - bench: the benchmark program, printing `BENCH name value unit`;
+//     benchrun is the command `make bench` runs, which boots it under
+//     gmpos and as /init of a Debian Linux guest in the same QEMU
+//     (linuxpeer builds that guest) and compares the two.
 //   - Programs from $(go env GOROOT)/test/, run unmodified.
 //
 // # Running

@@ -147,10 +147,10 @@ func TestGuestFaultDisassembly(t *testing.T) {
 	if native() {
 		t.Skip("a kernel fault has no native equivalent")
 	}
-	g := boot(t, []string{"bench/boot"}, opts{kopts: []string{"fault=boot"}, timeout: time.Minute})
+	g := boot(t, pkg("exitcode"), opts{kopts: []string{"fault=boot"}, args: []string{"0"}, timeout: time.Minute})
 	g.wantCode(t, runner.ExitKernelPanic)
 	wantContains(t, g, "runner's explanation", g.why, "kernel panic", "faulting instruction at", "(gmpos/kernel.deliberateFault+")
-	if strings.Contains(g.stdout, "main reached") {
+	if strings.Contains(g.stdout, "args") {
 		t.Fatal("the program ran after a kernel fault")
 	}
 	t.Log(g.res.Fault)

@@ -654,8 +654,8 @@ func TestGuestNetHTTPServer(t *testing.T) {
 		// With one vCPU the NIC's interrupt usually wins (the core halts or takes it between
 		// polls); with more, the busy cores' findRunnable polls find frames that arrived
 		// meanwhile and ready the receiver themselves.
-		if guestSMP(o) >= 2 && c[netabi.NetReadyPoll] == 0 && c[netabi.NetPollHits] == 0 {
-			t.Errorf("with %d vCPUs, ready_poll and poll_hits are 0: the poller never found work", guestSMP(o))
+		if guestSMP(o) >= 2 && c[netabi.NetReadyPoll] == 0 {
+			t.Errorf("with %d vCPUs, ready_poll is 0: the poller never readied a thread", guestSMP(o))
 		}
 	})
 

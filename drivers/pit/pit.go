@@ -25,20 +25,65 @@ type PortIO struct {
 	Out func(port uint16, v uint8)
 }
 
-// Measure counts how many ticks of clock elapse while the PIT counts down ticks PIT periods, and
-// returns the clock's frequency in Hz. ticks must be below 65536 (≈ 54.9 ms).
-func Measure(io PortIO, ticks uint16, clock func() uint64) uint64 {
+// Measure returns clock's frequency in Hz, counted against the PIT over ticks PIT periods
+// (ticks < 65536, ≈ 54.9 ms), and how sure it is: the relative uncertainty in parts per million.
+//
+// A measurement is only as good as the moments at which the clock is read. Under an emulator the
+// virtual CPU can stall for milliseconds between two instructions (its host thread descheduled,
+// or a port access waiting for the emulator's lock), and a read that comes late makes the rate
+// wrong by as much — measured under a loaded QEMU: 2.45 to 5.9 GHz for one 2.445 GHz TSC, so
+// every sleep of the boot was off by up to 2.4×. So each end is bracketed: the count starts during
+// the write that loads it, between the clock reads just before and after it; it ends between the
+// clock read before the last poll that saw it running and the read after the first poll that saw
+// it done. The estimate is the middle of the interval those brackets allow, and the width of the
+// interval is the uncertainty. A stall in the middle of the window costs nothing (the PIT and the
+// clock both go on); one that hides the end widens the interval, and the measurement is made
+// again: tries times at most (at least once), keeping the surest, stopping early at one below
+// goodPPM. Linux's quick_pit_calibrate bounds its error the same way (arch/x86/kernel/tsc.c).
+func Measure(io PortIO, ticks uint16, clock func() uint64, tries int) (hz, ppm uint64) {
+	best, bestPPM := uint64(0), uint64(1<<63)
+	for i := 0; i < max(tries, 1) && bestPPM > goodPPM; i++ {
+		h, p := measureOnce(io, ticks, clock)
+		if p < bestPPM {
+			best, bestPPM = h, p
+		}
+	}
+	return best, bestPPM
+}
+
+// goodPPM is an uncertainty that needs no further try: 0.1% (the estimate, the middle of the
+// interval, is then within 0.05%: 0.5 ms a second).
+const goodPPM = 1000
+
+// measureOnce makes one bracketed measurement (see Measure).
+func measureOnce(io PortIO, ticks uint16, clock func() uint64) (hz, ppm uint64) {
 	ctrl := io.In(portCtrl)
 	io.Out(portCtrl, ctrl&^0x02|0x01) // gate on, speaker off
 	// Channel 2, access lobyte/hibyte, mode 0 (interrupt on terminal count), binary: OUT goes
-	// low on the command and high when the count reaches zero.
+	// low on the command and high when the count reaches zero. Counting starts once the high
+	// byte is written (8254 datasheet, mode 0).
 	io.Out(portCmd, 0xb0)
 	io.Out(portCh2, uint8(ticks))
+	s0 := clock()
 	io.Out(portCh2, uint8(ticks>>8))
-	t0 := clock()
-	for io.In(portCtrl)&0x20 == 0 {
+	s1 := clock()
+	lastLow := s1 // the read before the latest poll that saw OUT low
+	var end uint64
+	for {
+		b := clock()
+		out := io.In(portCtrl) & 0x20
+		a := clock()
+		if out != 0 {
+			end = a
+			break
+		}
+		lastLow = b
 	}
-	t1 := clock()
 	io.Out(portCtrl, ctrl)
-	return (t1 - t0) * Hz / uint64(ticks)
+	if lastLow < s1 || end < s0 || end == s0 {
+		return 0, 1 << 63 // a clock that went back: no measurement
+	}
+	lo, hi := lastLow-s1, end-s0 // the fewest and the most cycles the count can have taken
+	mid := lo + (hi-lo)/2
+	return mid * Hz / uint64(ticks), (hi - lo) * 1_000_000 / hi
 }

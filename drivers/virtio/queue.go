@@ -78,6 +78,7 @@ type Queue struct {
 	notify    uintptr // the 16-bit notify register (0: none, a queue that never notifies)
 	availIdx  uint16  // next avail.idx (entries added, not yet necessarily published)
 	pubIdx    uint16  // avail.idx as last published
+	kickIdx   uint16  // avail.idx when the device was last notified (or told not to be)
 	availFlag uint16  // avail.flags as we want it
 	lastUsed  uint16  // next used.idx to consume
 	consumed  uint64  // used entries consumed in all (lastUsed without the wrap)
@@ -343,15 +344,26 @@ func (q *Queue) usedHeader() (flags, idx uint16) {
 	return uint16(w), uint16(w >> 16)
 }
 
+// Publish makes the buffers added since the last Publish or Kick available to the device
+// (§2.7.13) without notifying it: a device that polls avail.idx (or finds it when work arrives)
+// sees them; one that waits for a notification gets it with the next Kick.
+func (q *Queue) Publish() {
+	if q.availIdx != q.pubIdx && q.size != 0 {
+		q.publish()
+	}
+}
+
 // Kick makes the buffers added since the last Kick available to the device (§2.7.13) and
 // notifies it unless it set VIRTQ_USED_F_NO_NOTIFY (§2.7.10; read after publishing, so a device
 // that just cleared the flag to sleep is notified). Reports whether it notified. Call only
-// after DriverOK (§3.1.1: no notifications before it). Nothing to publish: nothing is done.
+// after DriverOK (§3.1.1: no notifications before it). Nothing added since the last Kick
+// (published or not): nothing is done.
 func (q *Queue) Kick() bool {
-	if q.availIdx == q.pubIdx || q.size == 0 {
+	if q.availIdx == q.kickIdx || q.size == 0 {
 		return false
 	}
 	q.publish()
+	q.kickIdx = q.availIdx
 	q.stats.Kicks++
 	flags, _ := q.usedHeader()
 	if flags&usedFNoNotify != 0 || q.notify == 0 {

@@ -52,6 +52,13 @@ func TestNoAllocations(t *testing.T) {
 	check("Munmap", func() {
 		Space.Munmap(base, PageSize)
 	})
+	frame, _ := AllocZeroFrame()
+	special := uintptr(0x7fff_0000_0000)
+	check("MapSpecial", func() {
+		Space.MapSpecial(special, frame, PageSize, PROT_READ)
+		Space.MapSpecial(special, frame, PageSize, PROT_READ) // EEXIST
+		special += PageSize
+	})
 	check("Map+Lookup+Unmap", func() {
 		Kernel.Map(va, 0x300000, AttrUser)
 		Kernel.Lookup(va)

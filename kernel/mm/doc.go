@@ -20,6 +20,9 @@
 //	                      │ non-canonical hole (SDM §4.5)            │
 //	0x0000_8000_0000_0000 ├──────────────────────────────────────────┤
 //	0x0000_7fff_ffff_f000 │ UserEnd (Linux TASK_SIZE)                │
+//	0x0000_7fff_fff8_1000 │ vDSO image (AT_SYSINFO_EHDR), R+X        │ user, kernel frames,
+//	0x0000_7fff_fff8_0000 │ vvar: the vDSO's clock page, R           │ pinned (MapSpecial)
+//	0x0000_7fff_fff0_0000 │ initial stack top; 8 MiB RW below        │ user, pinned VMA
 //	                      │ top-down mmap area above/below MmapBase  │ user, demand-zero,
 //	0x0000_7f00_0000_0000 │ MmapBase                                 │ 4 KiB pages
 //	                      │ Go heap arenas (random 64 MiB hints)     │
@@ -34,6 +37,10 @@
 //	0x0000_0000_0001_0000 │ MinAddr (lowest mmap address)            │
 //	0x0000_0000_0000_0000 │ page 0: never mapped (nil checks)        │
 //	                      └──────────────────────────────────────────┘
+//
+// The initial stack (kernel/stack.go) and the vDSO (kernel/vdso.go) sit at
+// fixed addresses: gmpos randomises no part of the layout (Linux places
+// both at random; the Go runtime's heap hints are its own randomness).
 //
 // # Components (one file each)
 //
@@ -56,6 +63,8 @@
 //     never places anything there.
 //   - vma.go, mmap.go, mprotect.go, madvise.go, fault.go: the user address
 //     space, with Linux's argument checks in Linux's order.
+//   - special.go: MapSpecial, kernel-owned frames shown to the program
+//     read-only (the vDSO's code and clock page), mapped at once, pinned.
 //   - hooks.go: FlushTLB/FlushAll, which the kernel points at INVLPG and a
 //     CR3 reload (kernel/arch/amd64); lock.go: the mm lock; errno.go,
 //     stats.go.
@@ -90,9 +99,10 @@
 //     address once MapDevice(pa, size) mapped them (call it before the
 //     switch for the registers needed early) — the boot identity map of
 //     0..4 GiB is gone.
-//  4. MapKernelStack(i) per CPU/thread; Space.RegisterFixed for the
-//     initial user stack (then UserRange(stack, size, true) to pre-fault it
-//     before writing argv/envp/auxv).
+//  4. MapKernelStack(i) per CPU/thread; Space.MapSpecial for the vDSO's
+//     pages; Space.RegisterFixed for the initial user stack (then
+//     UserRange(stack, size, true) to pre-fault it before writing
+//     argv/envp/auxv).
 //  5. From then on: the syscall layer calls Space.Mmap/Munmap/Madvise/
 //     Mprotect and UserRange; the #PF handler calls HandleFault with CR2
 //     and the error-code bits; a fault report asks
@@ -179,7 +189,8 @@
 //     randomisation; MAP_32BIT takes the highest free range of
 //     [1 GiB, 2 GiB) rather than the lowest.
 //   - VMAs registered with RegisterFixed (the image, which contains the
-//     kernel, and the initial stack) and MapDevice's reservations are
+//     kernel, and the initial stack), MapSpecial's (the vDSO; Linux lets a
+//     program unmap or mprotect its vDSO) and MapDevice's reservations are
 //     sealed like mseal(2): munmap, MAP_FIXED over them, mprotect and the
 //     discarding madvise advice (DONTNEED, DONTNEED_LOCKED, FREE, REMOVE,
 //     DONTFORK, WIPEONFORK) return EPERM. Linux refuses the discarding

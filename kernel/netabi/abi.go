@@ -61,6 +61,29 @@ const (
 	// use yet), and returns its Sid. EAGAIN: the queue is full; an EvRxSpace for the listener
 	// follows when accept4 has taken one.
 	OpAccepted = 11
+	// OpNICRecv: a1 = buffer, a2 = its length (≥ FrameRecMax). Moves as many received frames
+	// as fit into the buffer as frame records (below) and returns the bytes used — the NIC
+	// file's read, several frames per system call. If the call emptied the ring, the NIC's
+	// receive interrupt is back on and the result has NICDrained set: the caller may wait for
+	// the NIC file to become readable instead of calling again to find it empty. EAGAIN: none
+	// waiting (the interrupt is back on). EINVAL: a short buffer. ENODEV: no NIC.
+	OpNICRecv = 12
+	// OpNICSend: a1 = frame records, a2 = their total length. Sends them in order with one
+	// notification of the device and returns how many went out; fewer than given when the
+	// transmit ring filled up (the rest are the caller's to drop, as a busy wire would), EAGAIN
+	// when none did. EINVAL: a record is malformed or its frame is shorter than an Ethernet
+	// header or longer than MaxFrame (nothing from that record on is sent). ENODEV: no NIC.
+	OpNICSend = 13
+)
+
+// NICDrained is OpNICRecv's flag in its result: the ring is empty and the interrupt re-armed.
+const NICDrained = 1 << 30
+
+// Frame records (OpNICRecv, OpNICSend): a u16 little-endian frame length, then the frame,
+// back to back. FrameRecMax is the largest record.
+const (
+	FrameRecHdr = 2
+	FrameRecMax = FrameRecHdr + MaxFrame
 )
 
 // MaxErrno is the highest errno a socket error (OpState) or a reply (OpReply) may carry: Linux's
@@ -81,10 +104,15 @@ const (
 // Event kinds (Event.Kind).
 const (
 	EvRequest = 1 // a socket call to carry out: Op, Args, Data; answer with OpReply(Req), unless Req is 0 (see below)
-	EvTxReady = 2 // the socket's send ring has data (or a shutdown to pass on): Pull
+	EvTxReady = 2 // the socket's send ring has data: Pull (see below)
 	EvRxSpace = 3 // the program read from a ring the stack found full: Push again
 	EvClosed  = 4 // the program closed the socket: Pull what is left, close, then OpRelease
 )
+
+// EvTxReady is queued when data is in a socket's send ring, the stack takes data (StTxOpen)
+// and no EvTxReady for the socket is queued unfetched: when the program writes, and when the
+// stack sets StTxOpen again. So once the stack has fetched one, any later write brings another:
+// a Pull that empties the ring need not be followed by one that finds it empty.
 
 // Request ops (Event.Op of an EvRequest), with what Args and Data hold and what the reply is.
 //

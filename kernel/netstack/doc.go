@@ -14,21 +14,28 @@
 // AF_INET6), a loopback NIC (127.0.0.1/8) and the Ethernet NIC with the configured address and
 // a default route via the gateway, and starts the goroutines — all before init returns, so that
 // main may net.Listen at once. init is on every network program's boot path: it only builds
-// tables and starts three goroutines; nothing waits for the network.
+// tables and starts four goroutines; nothing waits for the network.
 //
 // # Goroutines
 //
-//   - the NIC receiver (link.go): reads the NIC file one frame per read and hands each frame to
-//     tcpip. The file is non-blocking and wrapped with os.NewFile, so a read that finds no frame
-//     parks the goroutine in the Go runtime's netpoller (epoll) instead of blocking an M; the
-//     runtime reads until EAGAIN before it waits again, which is what the kernel needs (it
-//     re-enables the NIC interrupt only when a read finds the ring empty). Frames go out from
-//     whichever tcpip goroutine sends them, with one non-blocking write(2) each; EAGAIN (the
-//     transmit ring is full) drops the frame and counts it: TCP retransmits, as after a loss
-//     on the wire, and no tcpip goroutine ever waits for the device while holding its locks.
-//   - the event reader (service.go): waits for the service file to become readable (a RawConn
-//     Read, so again in the netpoller) and fetches batches of event records with OpEvents. It
-//     only reads; two batch buffers go back and forth between it and the service goroutine.
+//   - the NIC receiver (link.go, port.go): takes a batch of received frames per system call
+//     (gmpos_net OpNICRecv) and hands each frame to tcpip. When the kernel finds the ring empty
+//     it re-enables the NIC's interrupt — during the call that drained it, which it reports
+//     (NICDrained), or on the next — and the goroutine parks in the Go runtime's netpoller on
+//     the NIC file (epoll), never blocking an M, until the interrupt or the kernel's poller makes
+//     the file readable again.
+//   - the NIC sender (link.go, txQueue): tcpip goroutines put outgoing frames in a FIFO queue
+//     (gVisor's link/qdisc/fifo) and go on; this goroutine sends what has accumulated in
+//     batches of up to 47 frames, with one system call and one device notification each
+//     (OpNICSend) — TCP hands the link one segment per call, so without the queue every frame
+//     cost a notification. A full transmit ring drops what did not fit and counts it: TCP
+//     retransmits, as after a loss on the wire, and no tcpip goroutine ever waits for the
+//     device while holding its locks.
+//   - the event reader (service.go, sys.go): waits for the service file to become readable
+//     (one long RawConn Read, so again in the netpoller) and fetches batches of event records
+//     with OpEvents; a batch that did not fill its buffer emptied the queue, so it parks at
+//     once. It only reads; two batch buffers go back and forth between it and the service
+//     goroutine.
 //   - the service goroutine (service.go): the only goroutine that touches the socket table and
 //     calls the kernel about sockets. It takes event batches from the reader and readiness
 //     changes from tcpip. tcpip reports readiness through waiter.Entry callbacks that run on
@@ -61,7 +68,7 @@
 // # Files
 //
 // doc.go this text; init.go start-up; kernel.go the Kernel interface; sys.go the real kernel;
-// link.go the NIC link endpoint; stack.go the tcpip stack; service.go the loops and the
+// link.go the NIC link endpoint; port.go how it reaches the NIC (the kernel's batches, or a file); stack.go the tcpip stack; service.go the loops and the
 // dispatcher; socket.go per-socket data movement; request.go socket calls; sockopt.go options;
 // sockaddr.go addresses; errno.go error mapping; stats.go counters.
 package netstack

@@ -58,7 +58,7 @@ type fsock struct {
 	state      uint32
 	errno      syscall.Errno
 	rxFull     bool // a Push found the ring full: EvRxSpace on the next read
-	txNotified bool // EvTxReady sent, no Pull has found the ring empty since
+	txNotified bool // an EvTxReady is queued and not fetched yet
 	shutRd     bool
 	closed     bool // the program closed it (EvClosed queued)
 	released   bool
@@ -79,7 +79,19 @@ var errStopped = errors.New("fake kernel stopped")
 
 // --- the kernel side, called by the stack ---
 
-func (k *fakeKernel) Events(buf []byte) (int, error) {
+func (k *fakeKernel) Events(next func() []byte, put func([]byte)) error {
+	for {
+		buf := next()
+		n, err := k.events1(buf)
+		if err != nil {
+			return err
+		}
+		put(buf[:n*netabi.EventSize])
+	}
+}
+
+// events1 waits for events and moves up to a buffer's worth.
+func (k *fakeKernel) events1(buf []byte) (int, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	for len(k.events) == 0 && !k.stopped {
@@ -91,6 +103,11 @@ func (k *fakeKernel) Events(buf []byte) (int, error) {
 	n := 0
 	for n < len(buf)/netabi.EventSize && n < len(k.events) {
 		copy(buf[n*netabi.EventSize:], k.events[n][:])
+		if e, _ := netabi.DecodeEvent(k.events[n][:]); e.Kind == netabi.EvTxReady {
+			if s := k.socks[e.Sid]; s != nil {
+				s.txNotified = false // fetched: the next write queues another (as the kernel's txQueued)
+			}
+		}
 		n++
 	}
 	k.events = k.events[n:]
@@ -169,7 +186,6 @@ func (k *fakeKernel) Pull(sid uint32, buf, addr []byte) (int, error) {
 			return 0, syscall.EINVAL
 		}
 		if len(s.txd) == 0 {
-			s.txNotified = false
 			return 0, nil
 		}
 		d := s.txd[0]
@@ -181,9 +197,6 @@ func (k *fakeKernel) Pull(sid uint32, buf, addr []byte) (int, error) {
 	}
 	n := copy(buf, s.tx)
 	s.tx = s.tx[n:]
-	if n == 0 {
-		s.txNotified = false
-	}
 	return n, nil
 }
 
@@ -199,7 +212,7 @@ func (k *fakeKernel) State(sid uint32, set, clr uint32, errno syscall.Errno) err
 		s.errno = errno
 	}
 	if set&netabi.StTxOpen != 0 {
-		k.txReadyLocked(s, true)
+		k.txReadyLocked(s)
 	}
 	k.cond.Broadcast()
 	return nil
@@ -280,13 +293,10 @@ func (k *fakeKernel) queueLocked(e netabi.Event) {
 	k.cond.Broadcast()
 }
 
-// txReadyLocked sends EvTxReady when the stack takes data and data waits; force: StTxOpen was
-// just set again (the kernel's rule: "EvTxReady is sent when data is waiting").
-func (k *fakeKernel) txReadyLocked(s *fsock, force bool) {
-	if s.state&netabi.StTxOpen == 0 || s.closed || (len(s.tx) == 0 && len(s.txd) == 0) {
-		return
-	}
-	if s.txNotified && !force {
+// txReadyLocked queues EvTxReady when the stack takes data (StTxOpen), data waits and no
+// EvTxReady is queued unfetched — the kernel's rule (kernel/net_svc.go sockTxReady).
+func (k *fakeKernel) txReadyLocked(s *fsock) {
+	if s.state&netabi.StTxOpen == 0 || s.closed || (len(s.tx) == 0 && len(s.txd) == 0) || s.txNotified {
 		return
 	}
 	s.txNotified = true
@@ -478,7 +488,7 @@ func (k *fakeKernel) send(sid uint32, b []byte) error {
 		n := min(len(b), netabi.RingSize-len(s.tx))
 		s.tx = append(s.tx, b[:n]...)
 		b = b[n:]
-		k.txReadyLocked(s, false)
+		k.txReadyLocked(s)
 	}
 	return nil
 }
@@ -493,7 +503,7 @@ func (k *fakeKernel) sendto(sid uint32, b, addr []byte) error {
 	}
 	s.txd = append(s.txd, fdgram{append([]byte(nil), b...), append([]byte(nil), addr...)})
 	s.txBytes += len(b)
-	k.txReadyLocked(s, false)
+	k.txReadyLocked(s)
 	return nil
 }
 

@@ -57,7 +57,7 @@ type nullKernel struct {
 	data    []byte
 }
 
-func (*nullKernel) Events([]byte) (int, error)                        { return 0, errStopped }
+func (*nullKernel) Events(func() []byte, func([]byte)) error          { return errStopped }
 func (*nullKernel) Reply(uint32, int64, []byte) error                 { return nil }
 func (*nullKernel) Push(_ uint32, d, _ []byte) (int, error)           { return len(d) / 2, nil }
 func (*nullKernel) State(uint32, uint32, uint32, syscall.Errno) error { return nil }

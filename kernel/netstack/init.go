@@ -40,14 +40,17 @@ func init() {
 		warn("service file: "+err.Error(), 0)
 		return
 	}
-	var nic *os.File
+	var nic framePort
 	if cfg.Flags&netabi.CfgNIC != 0 {
 		r, e := gmposNet(netabi.OpOpenNIC, 0, 0, 0, 0, 0)
 		if e != 0 {
 			warn("gmpos_net open NIC", e) // carry on with loopback
 			cfg.Flags &^= netabi.CfgNIC
+		} else if p, err := newKernelPort(os.NewFile(r, "gmpos-nic0")); err != nil {
+			warn("NIC file: "+err.Error(), 0)
+			cfg.Flags &^= netabi.CfgNIC
 		} else {
-			nic = os.NewFile(r, "gmpos-nic0")
+			nic = p
 		}
 	}
 	s, err := start(k, cfg, nic)

@@ -12,10 +12,11 @@ import "syscall"
 // Events is called by the event-reader goroutine only; every other method by the service
 // goroutine only.
 type Kernel interface {
-	// Events waits until at least one event is queued, then writes up to
-	// len(buf)/netabi.EventSize records into buf and returns how many. An error stops the
-	// service (the fake's way to end a test).
-	Events(buf []byte) (int, error)
+	// Events hands the service batches of event records until the service ends: next gives
+	// an empty buffer (room for len/netabi.EventSize records), put the filled part of one.
+	// It waits while none are queued. An error stops the service (the fake's way to end a
+	// test).
+	Events(next func() []byte, put func(recs []byte)) error
 	// Reply answers request req with result (≥ 0 or -errno) and an optional payload.
 	Reply(req uint32, result int64, payload []byte) error
 	// Push appends to sid's receive ring: stream, returns the bytes taken; dgram, all of data

@@ -25,7 +25,11 @@ type node struct {
 // newNode starts a stack over a fake kernel; nic (may be nil) is its wire.
 func newNode(t testing.TB, cfg netabi.Config, nic *os.File) *node {
 	k := newFakeKernel()
-	s, err := start(k, cfg, nic)
+	var port framePort
+	if nic != nil {
+		port = filePort{nic}
+	}
+	s, err := start(k, cfg, port)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,6 +247,10 @@ func TestConnectionRefusedWire(t *testing.T) {
 	must(t, err)
 	if err := b.k.connect(c, sa([4]byte{10, 0, 0, 1}, 9)); err != syscall.ECONNREFUSED {
 		t.Fatalf("connect = %v, want ECONNREFUSED", err)
+	}
+	// tcpip counts the reset after handing it to the link: b may see it first.
+	for i := 0; i < 100 && a.s.stats().TCPResetsSent == 0; i++ {
+		time.Sleep(10 * time.Millisecond)
 	}
 	if a.s.stats().TCPResetsSent == 0 {
 		t.Errorf("no reset sent")

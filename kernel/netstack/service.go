@@ -66,18 +66,8 @@ func (s *service) start() {
 // readEvents fetches event batches: it waits in Kernel.Events (the netpoller on gmpos) and
 // hands each batch to the service goroutine. An error ends the service.
 func (s *service) readEvents() {
-	for {
-		b := <-s.free
-		n, err := s.k.Events(b)
-		if err != nil {
-			close(s.batches)
-			return
-		}
-		if n > len(b)/netabi.EventSize {
-			n = len(b) / netabi.EventSize // a kernel claiming more than fits
-		}
-		s.batches <- b[:n*netabi.EventSize]
-	}
+	s.k.Events(func() []byte { b := <-s.free; return b[:cap(b)] }, func(b []byte) { s.batches <- b })
+	close(s.batches)
 }
 
 // run is the service goroutine: events first, then whatever tcpip reported meanwhile.

@@ -45,14 +45,15 @@ type socket struct {
 	rxDone bool                 // EOF or an error was reported: stop reading
 
 	// Send side: bytes pulled that the endpoint did not take.
-	tx      []byte
-	txTo    tcpip.FullAddress // dgram: tx's destination
-	txHasTo bool
-	txHeld  bool
-	txWait  bool // the endpoint was full: StTxOpen is clear
-	txDead  bool // writing failed for good: pull and discard
-	shutWr  bool // shutdown(SHUT_WR) waits for tx to drain
-	closed  bool // the program closed the socket: close the endpoint when tx drains
+	tx        []byte
+	txTo      tcpip.FullAddress // dgram: tx's destination
+	txHasTo   bool
+	txHeld    bool
+	txWait    bool // the endpoint was full: StTxOpen is clear
+	txDead    bool // writing failed for good: pull and discard
+	txDrained bool // stream: the last pull took less than it could, so the ring is empty
+	shutWr    bool // shutdown(SHUT_WR) waits for tx to drain
+	closed    bool // the program closed the socket: close the endpoint when tx drains
 }
 
 // readyMask is every readiness change the service wants to hear of.
@@ -244,6 +245,12 @@ func (s *service) tx(k *socket) {
 		if k.closed {
 			break // released: nothing more to pull
 		}
+		if k.txDrained {
+			// The last pull emptied the ring: whatever the program writes next brings an
+			// EvTxReady of its own, so looking again would only cost an empty OpPull.
+			k.txDrained = false
+			break
+		}
 		if !s.pull(k) {
 			break
 		}
@@ -282,6 +289,7 @@ func (s *service) pull(k *socket) bool {
 	}
 	s.c.pullBytes.Add(uint64(n))
 	k.tx, k.txHeld = s.tbuf[:n], true
+	k.txDrained = !k.dgram && n < len(s.tbuf)
 	if k.dgram {
 		fa, to, e := decodeAddrBuf(addr)
 		if e != 0 {

@@ -5,7 +5,6 @@ package netstack
 
 import (
 	"errors"
-	"os"
 
 	"gmpos/kernel/netabi"
 
@@ -28,7 +27,7 @@ const (
 
 // start builds the stack for cfg (with the Ethernet NIC over nic when it is not nil) and
 // starts the service over k. Everything is ready when it returns.
-func start(k Kernel, cfg netabi.Config, nic *os.File) (*service, error) {
+func start(k Kernel, cfg netabi.Config, nic framePort) (*service, error) {
 	c := new(counters)
 	st, err := newStack(cfg, nic, c)
 	if err != nil {
@@ -40,8 +39,9 @@ func start(k Kernel, cfg netabi.Config, nic *os.File) (*service, error) {
 }
 
 // newStack builds the tcpip stack: ipv4 with arp, tcp, udp, icmp; NIC 1 loopback
-// (127.0.0.1/8); NIC 2 Ethernet over nic, with cfg's address and routes when CfgStatic.
-func newStack(cfg netabi.Config, nic *os.File, c *counters) (*stack.Stack, error) {
+// (127.0.0.1/8); NIC 2 Ethernet over nic behind a transmit queue (txQueue), with cfg's address
+// and routes when CfgStatic.
+func newStack(cfg netabi.Config, nic framePort, c *counters) (*stack.Stack, error) {
 	st := stack.New(stack.Options{
 		NetworkProtocols:   []stack.NetworkProtocolFactory{ipv4.NewProtocol, arp.NewProtocol},
 		TransportProtocols: []stack.TransportProtocolFactory{tcp.NewProtocol, udp.NewProtocol, icmp.NewProtocol4},
@@ -70,8 +70,8 @@ func newStack(cfg netabi.Config, nic *os.File, c *counters) (*stack.Stack, error
 	routes := []tcpip.Route{{Destination: loNet, NIC: nicLoopback}}
 
 	if nic != nil {
-		link := newNICLink(nic, cfg, c)
-		if e := st.CreateNIC(nicEther, ethernet.New(link)); e != nil {
+		link := ethernet.New(newNICLink(nic, cfg, c))
+		if e := st.CreateNICWithOptions(nicEther, link, stack.NICOptions{QDisc: txQueue(link)}); e != nil {
 			return nil, errors.New("ethernet NIC: " + e.String())
 		}
 		if cfg.Flags&netabi.CfgStatic != 0 && cfg.Addr != [4]byte{} {

@@ -52,24 +52,44 @@ func newSysKernel(fd int) (*sysKernel, error) {
 	return &sysKernel{svc: f, rc: rc}, nil
 }
 
-// Events calls OpEvents inside RawConn.Read: when none are queued the function returns false
-// and the runtime parks the goroutine until the service file is readable again (an epoll
-// edge), then calls it again. No M ever blocks in the kernel for this.
-func (k *sysKernel) Events(buf []byte) (int, error) {
-	var n int
+// Events calls OpEvents inside one long RawConn.Read: when none are queued the function
+// returns false and the runtime parks the goroutine until the service file is readable again
+// (an epoll edge: the kernel signals the file when its queue stops being empty), then calls it
+// again. No M ever blocks in the kernel for this. A batch that did not fill the buffer took
+// every queued event, so the reader parks at once instead of asking again to find none; an
+// edge that comes meanwhile is kept by the runtime's poll descriptor (only the start of a
+// RawConn.Read resets it — hence one Read for the service's whole life).
+func (k *sysKernel) Events(next func() []byte, put func([]byte)) error {
+	var buf []byte
 	var errno syscall.Errno
 	err := k.rc.Read(func(uintptr) bool {
-		r, e := gmposNet(netabi.OpEvents, ptr(buf), uintptr(len(buf)/netabi.EventSize), 0, 0, 0)
-		if e == syscall.EAGAIN || (e == 0 && r == 0) {
-			return false
+		for {
+			if buf == nil {
+				buf = next()
+			}
+			max := len(buf) / netabi.EventSize
+			r, e := gmposNet(netabi.OpEvents, ptr(buf), uintptr(max), 0, 0, 0)
+			switch {
+			case e == syscall.EINTR:
+				continue
+			case e == syscall.EAGAIN || e == 0 && r == 0:
+				return false
+			case e != 0:
+				errno = e
+				return true
+			}
+			n := min(int(r), max) // a kernel claiming more than fits is not believed
+			put(buf[:n*netabi.EventSize])
+			buf = nil
+			if n < max {
+				return false
+			}
 		}
-		n, errno = int(r), e
-		return true
 	})
 	if err != nil {
-		return 0, err
+		return err
 	}
-	return n, errOf(errno)
+	return errOf(errno)
 }
 
 func (k *sysKernel) Reply(req uint32, result int64, payload []byte) error {

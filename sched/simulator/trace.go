@@ -19,6 +19,14 @@ import (
 //   - {"ph":"X","ts":..,"dur":..,...}        a complete slice: one run of a G on a core
 //   - {"ph":"i","s":"t","ts":..,...}         an instant on a core: steal, IPI, idle
 //
+// and flow arrows, version 2 of the format's flows: an instant and a slice
+// that share a Flow (the runner's "thread 12 readied by the network poller"
+// and that thread's next run) carry the same "bind_id", the instant with
+// "flow_out":true and the slice with "flow_in":true. Perfetto binds flows to
+// slices only, so such an instant is written as an "X" of zero duration,
+// which it stores and draws exactly as an instant; cat says which it is
+// ("run" for runs, "sched" for events).
+//
 // ts and dur are JSON numbers in microseconds; we print virtual
 // nanoseconds as µs with three decimals plus a half-nanosecond "5" so that
 // no precision is lost on import (see micros). pid and
@@ -38,6 +46,7 @@ type Slice struct {
 	Start  Time
 	Dur    Time
 	Reason string // why the run stopped: preempt, wait, sleep, net, gosched, goyield, exit
+	Flow   int    // if non-zero: the arrow from the Instant with this Flow ends here
 }
 
 // Instant is a scheduler event on a core's track, from the Sched's trace
@@ -48,6 +57,7 @@ type Instant struct {
 	At   Time
 	Name string
 	G    int // simulator uid of the G involved, 0 if none
+	Flow int // if non-zero (unique in the run): an arrow goes to the Slice with this Flow
 }
 
 // traceRun is the events of one (workload, policy) run.
@@ -122,15 +132,41 @@ func (t *Trace) WriteTo(w io.Writer) (int64, error) {
 			emit(`{"name":"thread_sort_index","ph":"M","pid":` + pid + `,"tid":` + tid + `,"args":{"sort_index":` + strconv.Itoa(c) + `}}`)
 		}
 		pol := jstr(r.policy)
+		// A flow is drawn only if both its ends were recorded.
+		var flowIn, flowOut map[int]bool
 		for _, s := range r.slices {
+			if s.Flow != 0 {
+				if flowIn == nil {
+					flowIn = map[int]bool{}
+				}
+				flowIn[s.Flow] = true
+			}
+		}
+		for _, in := range r.instants {
+			if in.Flow != 0 && flowIn[in.Flow] {
+				if flowOut == nil {
+					flowOut = map[int]bool{}
+				}
+				flowOut[in.Flow] = true
+			}
+		}
+		for _, s := range r.slices {
+			flow := ""
+			if flowOut[s.Flow] {
+				flow = `,"bind_id":` + traceFlowID(i, s.Flow) + `,"flow_in":true`
+			}
 			evs = append(evs, timed{s.Start, int64(i), int64(s.Core),
 				`{"name":` + jstr(s.Name) + `,"cat":"run","ph":"X","ts":` + micros(s.Start) + `,"dur":` + micros(s.Dur) +
-					`,"pid":` + pid + `,"tid":` + traceTID(i, s.Core) +
+					`,"pid":` + pid + `,"tid":` + traceTID(i, s.Core) + flow +
 					`,"args":{"g":` + strconv.Itoa(s.G) + `,"policy":` + pol + `,"reason":` + jstr(s.Reason) + `}}`})
 		}
 		for _, in := range r.instants {
+			shape := `"ph":"i","s":"t"`
+			if flowOut[in.Flow] {
+				shape = `"ph":"X","dur":` + micros(0) + `,"bind_id":` + traceFlowID(i, in.Flow) + `,"flow_out":true`
+			}
 			evs = append(evs, timed{in.At, int64(i), int64(in.Core),
-				`{"name":` + jstr(in.Name) + `,"cat":"sched","ph":"i","s":"t","ts":` + micros(in.At) +
+				`{"name":` + jstr(in.Name) + `,"cat":"sched",` + shape + `,"ts":` + micros(in.At) +
 					`,"pid":` + pid + `,"tid":` + traceTID(i, in.Core) +
 					`,"args":{"g":` + strconv.Itoa(in.G) + `,"policy":` + pol + `}}`})
 		}
@@ -150,6 +186,10 @@ func (t *Trace) WriteTo(w io.Writer) (int64, error) {
 
 // traceTID is the tid of core c in run i (pid i+1): unique in the file.
 func traceTID(i, c int) string { return strconv.Itoa(1000*(i+1) + c) }
+
+// traceFlowID is the bind_id of flow f in run i: unique in the file, as
+// Perfetto keys flows by id alone.
+func traceFlowID(i, f int) string { return strconv.FormatInt(int64(i+1)<<32|int64(uint32(f)), 10) }
 
 // micros prints ns as a decimal number of microseconds plus half a
 // nanosecond, e.g. 1234 → 1.2345. Importers convert with

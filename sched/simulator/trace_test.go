@@ -267,3 +267,68 @@ func TestTraceTimesSurviveFloat(t *testing.T) {
 	}
 	t.Logf("%d values would have lost a nanosecond without the bias", lossy)
 }
+
+// An instant and a slice with the same Flow are joined by a version-2 flow:
+// the instant becomes a zero-length "X" with flow_out, the slice gets
+// flow_in, with one bind_id unique in the file. A Flow with only one end
+// recorded draws nothing, and the instant stays an "i".
+func TestTraceFlows(t *testing.T) {
+	tr := new(Trace)
+	for range 2 {
+		r := tr.AddRun("w/p", "p", 2)
+		tr.AddInstant(r, Instant{Core: 0, At: 100, Name: "ready a", G: 1, Flow: 1})
+		tr.AddInstant(r, Instant{Core: 0, At: 150, Name: "ready b", G: 2, Flow: 2}) // b never runs
+		tr.AddSlice(r, Slice{Core: 1, G: 1, Name: "G1", Start: 200, Dur: 50, Reason: "exit", Flow: 1})
+		tr.AddSlice(r, Slice{Core: 1, G: 3, Name: "G3", Start: 300, Dur: 50, Reason: "exit", Flow: 3}) // no instant
+	}
+	var buf bytes.Buffer
+	if _, err := tr.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		TraceEvents []struct {
+			Name    string       `json:"name"`
+			Ph      string       `json:"ph"`
+			Pid     int          `json:"pid"`
+			Dur     *json.Number `json:"dur"`
+			BindID  *uint64      `json:"bind_id"`
+			FlowIn  bool         `json:"flow_in"`
+			FlowOut bool         `json:"flow_out"`
+		} `json:"traceEvents"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(buf.Bytes()))
+	dec.UseNumber()
+	if err := dec.Decode(&f); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, buf.String())
+	}
+	outs, ins := map[uint64]string{}, map[uint64]string{}
+	for _, e := range f.TraceEvents {
+		key := strconv.Itoa(e.Pid) + " " + e.Name
+		switch {
+		case e.FlowOut:
+			if e.Ph != "X" || e.Dur == nil || e.Dur.String() != micros(0) || e.BindID == nil {
+				t.Errorf("%s: flow start %s dur %v, want an X of zero duration with a bind_id", key, e.Ph, e.Dur)
+				continue
+			}
+			outs[*e.BindID] = key
+		case e.FlowIn:
+			if e.Ph != "X" || e.BindID == nil {
+				t.Errorf("%s: flow end %s without bind_id", key, e.Ph)
+				continue
+			}
+			ins[*e.BindID] = key
+		case e.BindID != nil:
+			t.Errorf("%s: bind_id without flow_in or flow_out", key)
+		case e.Name == "ready b" && e.Ph != "i":
+			t.Errorf("%s: an instant without a flow is %q, want i", key, e.Ph)
+		}
+	}
+	if len(outs) != 2 || len(ins) != 2 {
+		t.Fatalf("flow starts %v, ends %v: want one flow per run", outs, ins)
+	}
+	for id, from := range outs {
+		if to := ins[id]; strings.Fields(from)[0] != strings.Fields(to)[0] || !strings.HasSuffix(from, "ready a") || !strings.HasSuffix(to, "G1") {
+			t.Errorf("bind_id %d joins %q to %q, want ready a → G1 of one run", id, from, to)
+		}
+	}
+}

@@ -1,19 +1,39 @@
-// Command benchrun is what `make bench` runs. For every program in
-// tests/bench/ it boots the program under QEMU with the gmpos kernel and
-// runs the same program natively on the host, then prints
+// Command benchrun is what `make bench` runs: it compares gmpos with Linux by running one
+// program, tests/bench, as a gmpos guest and as /init of Debian's stock cloud kernel in the same
+// QEMU machine (TCG, q35, -cpu max, 512 MiB, the same vCPU count and the same virtio-net NIC on
+// QEMU's user network), one guest at a time, for each vCPU count of -smp. Per count it prints
 //
-//	BENCH gmpos.NAME VALUE UNIT
-//	BENCH host.NAME VALUE UNIT
-//	BENCH ratio.NAME R gmpos/host
+//	BENCH gmpos.NAME.smpN VALUE UNIT
+//	BENCH linux.NAME.smpN VALUE UNIT
+//	BENCH ratio.NAME.smpN R gmpos/linux
 //
-// The peer is the host's Linux running the program as a normal process:
-// a Linux guest inside QEMU (the fairer peer) is not available offline.
-// The boot program's figures come from host-side timestamps: boot_to_main
-// is QEMU start → first byte of guest stdout (for the host: exec → first
-// byte of stdout); gmpos alone also reports QEMU start → kernel "entry"
-// record and kernel entry → first byte. Under TCG every guest figure also
-// carries the emulation slowdown. Figures vary ±20% between runs on
-// these shared VMs (README, "Benchmarks"); compare ratios.
+// and at the end a table of the same figures ("# " lines). The benchmarks:
 //
-// Exit status 1 if any gmpos run failed (the host figures are still printed).
+//   - boot_to_main: QEMU start → the program's first line (host clock); kernel_boot_to_main:
+//     CLOCK_BOOTTIME when main starts (the guest kernel's own clock);
+//   - micro-benchmarks in the program: futex_pingpong (two LockOSThread goroutines),
+//     chan_pingpong, goroutine_spawn_join, syscall_getpid;
+//   - the network through QEMU's -hostfwd, driven from the host: http_req_per_s, http_p50 and
+//     http_p99 (GET / from 16 keep-alive connections for 10 s), tcp_host_to_guest and
+//     tcp_guest_to_host (64 MiB over one connection, timed on the host; MB = 10^6 bytes);
+//   - one guest only, no ratio: gmpos's qemu_start_to_kernel_entry, Linux's linux_init (loading
+//     the virtio modules and configuring the NIC, which gmpos's kernel does before main).
+//
+// A ratio is gmpos/linux: below 1 gmpos is faster for times (ms, ns, us), above 1 for rates
+// (req/s, MB/s). -runs N boots each guest N times per vCPU count, alternating them, and reports
+// medians. -peer linux,host adds the host's Linux running the same program natively (BENCH
+// host.NAME and hostratio.NAME.smpN, gmpos/host), the comparison `make bench` made before the
+// Linux guest existed. -kopt KEY=VALUE (repeatable) passes a kernel option to every gmpos boot:
+// -kopt vdso=0 measures gmpos without its vDSO, every clock read a system call.
+//
+// The guests time their own benchmarks, so each guest's clock is checked against the host's
+// (the program's CLOCK lines): 2 s after main, and over the whole run. A boot whose clock ran
+// more than 10% off is stopped or discarded and booted again, up to 5 times; gmpos calibrates
+// its TSC over 10 ms at boot, which a busy host often spoils (see checkClock).
+//
+// The Linux guest is built by tests/linuxpeer: the kernel package is fetched with apt into
+// build/linuxpeer/kernel (once per package version; apt-get update may run first, as root or
+// with passwordless sudo), and the initramfs written to build/linuxpeer/initramfs.cpio.
+//
+// Exit status 1 if any boot failed; the figures of the others are still printed.
 package main

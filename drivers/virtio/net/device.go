@@ -41,10 +41,15 @@ const (
 )
 
 // Queue sizes the driver asks for (the device's maximum may be smaller). Every entry has its
-// own 2 KiB buffer: 64 + 32 pages.
+// own 2 KiB buffer: 64 + 128 pages.
+//
+// The transmit ring is QEMU's largest (tx_queue_size 256) because the stack sends in bursts of
+// up to 47 frames with one notification (kernel/netstack, link.go); QEMU reaps them in its main
+// loop some time after the notification, so a ring of 64 would overflow at the second burst, and
+// a full ring drops frames (TCP then retransmits).
 const (
 	RxQueueSize = 128
-	TxQueueSize = 64
+	TxQueueSize = 256
 )
 
 // DefaultMAC is used when the device does not offer VIRTIO_NET_F_MAC: a locally administered
@@ -77,8 +82,10 @@ type Device struct {
 	nrx    uint16 // receive buffers (= rx queue size)
 	rxVirt [virtio.MaxQueueSize]uintptr
 	rxPhys [virtio.MaxQueueSize]uint64
-	rxHeld bool   // RxNext returned rxSlot's frame and RxDone has not given it back
-	rxSlot uint16 //
+	rxHeld bool // RxNext returned rxSlot's frame and RxDone has not given it back
+	// re-posted receive buffers the device has not been notified of (rx.go, rxKickBatch)
+	rxUnkicked int
+	rxSlot     uint16 //
 
 	ntx     uint16
 	txVirt  [virtio.MaxQueueSize]uintptr

@@ -17,12 +17,21 @@
 // struct virtio_net_hdr of §5.1.6 (num_buffers included, as VERSION_1 has it), and the device's
 // receive filtering is QEMU's default (promiscuous, no MAC table).
 //
+// Why no checksum offload or TSO (VIRTIO_NET_F_CSUM, HOST_TSO4, GUEST_CSUM): QEMU offers them
+// only when its network backend takes a virtio_net_hdr itself (a tap device; hw/net/virtio-net.c
+// virtio_net_get_features clears them when the peer has no vnet header). The runner's user
+// networking (slirp) has none: QEMU 7.2's "info virtio-status" for a virtio-net-pci on
+// -netdev user lists VERSION_1, MAC, STATUS, MRG_RXBUF, CTRL_VQ, the ring features and the legacy
+// VIRTIO_NET_F_GSO, whose frames slirp would get uncut — and not CSUM or HOST_TSO4, which a
+// Linux guest on the same NIC does not get either. What saves transmit notifications here is
+// batching: the stack queues frames and hands the kernel bursts, one notification each.
+//
 // # Buffers
 //
 // Receive queue 0 has RxQueueSize entries (or the device's smaller maximum), each with a 2 KiB
 // buffer (two per page): header and frame, device-writable, re-posted as soon as the kernel
-// has copied the frame out (RxDone). Transmit queue 1 has TxQueueSize entries and as many 2 KiB
-// buffers; a buffer is free again once the device has used it, which TxBuffer finds out by
+// has copied the frame out (RxDone). Transmit queue 1 has TxQueueSize entries (256: a few of
+// the stack's bursts) and as many 2 KiB buffers; a buffer is free again once the device has used it, which TxBuffer finds out by
 // reaping the transmit queue (transmit completions raise no interrupt: the queue runs with
 // VIRTQ_AVAIL_F_NO_INTERRUPT and no MSI-X vector).
 //

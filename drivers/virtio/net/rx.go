@@ -41,9 +41,33 @@ func (d *Device) RxNext() (virt uintptr, n int, ok bool) {
 	}
 	virt, n, ok, reposted := d.rxScan()
 	if reposted {
-		d.rx.Kick()
+		d.rxUnkicked++
+	}
+	if !ok || d.rxUnkicked >= rxKickBatch {
+		d.kickRx()
 	}
 	return virt, n, ok
+}
+
+// rxKickBatch is how many re-posted receive buffers may wait before the device is notified.
+//
+// A device needs the notification only when it ran out of buffers: it reads avail.idx itself
+// whenever a frame arrives (QEMU: virtio_net_has_buffers), and only when the ring is empty does
+// it hold the frame and wait for a kick. Notifying after every buffer, as RxDone used to, costs
+// a trap into the hypervisor per received frame (under TCG an MMIO exit that takes QEMU's big
+// lock). So re-posted buffers are published at once but notified in batches: every rxKickBatch
+// buffers, and whenever the driver finds the ring drained (the device may be waiting then).
+// Linux's virtio_net refills and kicks in batches the same way (try_fill_recv). With
+// VIRTIO_F_EVENT_IDX the device would say exactly when it wants a kick (§2.7.10); this driver
+// does not negotiate it.
+const rxKickBatch = RxQueueSize / 4
+
+// kickRx notifies the device of the buffers re-posted since the last notification.
+func (d *Device) kickRx() {
+	if d.rxUnkicked > 0 {
+		d.rxUnkicked = 0
+		d.rx.Kick()
+	}
 }
 
 // rxScan is RxNext's loop; reposted says whether dropped buffers went back (to be kicked).
@@ -93,15 +117,21 @@ func (d *Device) checkRx(v uintptr, ln uint32) (drop bool) {
 	return false
 }
 
-// RxDone gives the buffer of the frame RxNext returned back to the device and kicks it (the
-// kick is suppressed while the device polls, VIRTQ_USED_F_NO_NOTIFY). No frame held: nothing.
+// RxDone gives the buffer of the frame RxNext returned back to the device: it is published at
+// once and notified with the next batch (rxKickBatch; a kick is also suppressed while the device
+// polls, VIRTQ_USED_F_NO_NOTIFY). No frame held: nothing.
 func (d *Device) RxDone() {
 	if !d.rxHeld {
 		return
 	}
 	d.rxHeld = false
 	d.postRx(d.rxSlot)
-	d.rx.Kick()
+	d.rxUnkicked++
+	if d.rxUnkicked >= rxKickBatch {
+		d.kickRx()
+	} else {
+		d.rx.Publish()
+	}
 }
 
 // RxPending reports whether used receive entries are waiting (one atomic load; for the

@@ -40,11 +40,22 @@ func (d *Device) TxBuffer() (virt uintptr, max int, ok bool) {
 	return d.txVirt[d.txSlot] + HdrLen, d.txMax, true
 }
 
-// TxSubmit sends the n-byte frame written at TxBuffer's address: it writes the zeroed
-// virtio_net_hdr in front (no offloads: §5.1.6.2 with flags 0 and GSO_NONE), adds the buffer
-// to the transmit queue and kicks. A length outside [14, max] is refused and counted
-// (TxBadLen); the buffer stays the caller's. Without a buffer from TxBuffer: counted, nothing.
+// TxSubmit sends the n-byte frame written at TxBuffer's address: TxQueue, then TxKick.
 func (d *Device) TxSubmit(n int) {
+	d.TxQueue(n)
+	d.TxKick()
+}
+
+// TxKick notifies the device of the frames queued since the last kick (one notification for a
+// batch; none while the device polls, VIRTQ_USED_F_NO_NOTIFY).
+func (d *Device) TxKick() { d.tx.Kick() }
+
+// TxQueue queues the n-byte frame written at TxBuffer's address without notifying the device
+// (TxKick does): it writes the zeroed virtio_net_hdr in front (no offloads: §5.1.6.2 with flags
+// 0 and GSO_NONE) and adds the buffer to the transmit queue. A length outside [14, max] is
+// refused and counted (TxBadLen); the buffer stays the caller's. Without a buffer from
+// TxBuffer: counted, nothing.
+func (d *Device) TxQueue(n int) {
 	if !d.txHeld {
 		d.stats.TxNoBuffer++
 		return
@@ -62,5 +73,4 @@ func (d *Device) TxSubmit(n int) {
 	d.txHeld = false
 	d.stats.TxFrames++
 	d.stats.TxBytes += uint64(n)
-	d.tx.Kick()
 }

@@ -53,6 +53,9 @@ const (
 	sysDup              = 32
 	sysDup2             = 33
 	sysNanosleep        = 35
+	sysGetitimer        = 36
+	sysAlarm            = 37
+	sysSetitimer        = 38
 	sysGetpid           = 39
 	sysKill             = 62
 	sysUname            = 63
@@ -73,6 +76,11 @@ const (
 	sysTime             = 201
 	sysFutex            = 202
 	sysSchedGetaffinity = 204
+	sysTimerCreate      = 222
+	sysTimerSettime     = 223
+	sysTimerGettime     = 224
+	sysTimerGetoverrun  = 225
+	sysTimerDelete      = 226
 	sysClockGettime     = 228
 	sysClockGetres      = 229
 	sysClockNanosleep   = 230
@@ -131,6 +139,8 @@ const (
 	clockMonotonicRaw, clockRealtimeCoarse, clockMonotonicCoarse   = 4, 5, 6
 	clockBoottime, clockTAI                                        = 7, 11
 	timerAbstime                                                   = 1
+	itimerReal, itimerVirtual, itimerProf                          = 0, 1, 2
+	sigevSignal, sigevNone, sigevThread, sigevThreadID             = 0, 1, 2, 4
 
 	sigKill, sigUsr2, sigStop, sigUrg  = 9, 12, 19, 23
 	sigSpare                           = 52 // SIGRTMIN+18: nobody sends it, so its disposition may change for a moment
@@ -427,6 +437,9 @@ func main() {
 	clockGettimeCases()
 	clockGetresCases()
 	sleepCases()
+	timerCreateCases()
+	timerCases()
+	itimerCases()
 	timeofdayCases()
 	futexCases()
 	idCases()
@@ -1898,6 +1911,210 @@ func epollCases() {
 }
 
 // System call numbers and the calls Go never makes.
+// sigevent returns a struct sigevent (64 bytes: sigev_value, sigev_signo, sigev_notify,
+// sigev_notify_thread_id) in an argument slot.
+func sigevent(notify, signo int32, thread uintptr) uintptr {
+	a := slot()
+	put64(a, 0x1234)
+	put32(a+8, uint32(signo))
+	put32(a+12, uint32(notify))
+	put32(a+16, uint32(thread))
+	return a
+}
+
+// timerOut reports timer_create's result as "ok" and deletes the timer it made.
+func timerOut(idp uintptr) func(uintptr, syscall.Errno) string {
+	return func(_ uintptr, e syscall.Errno) string {
+		if e != 0 {
+			return ename(e)
+		}
+		sys(sysTimerDelete, uintptr(get32(idp)))
+		return "ok"
+	}
+}
+
+// timer_create (kernel/time/posix-timers.c do_timer_create, good_sigevent; posix-cpu-timers.c
+// posix_cpu_timer_create): the sigevent is read (EFAULT), the clock checked (EINVAL, EOPNOTSUPP
+// for clocks without timers), the sigevent checked (EINVAL), the ID written (EFAULT), and last a
+// CPU clock's owner (EINVAL). No timer made here is armed, so no signal is ever sent; each is
+// deleted at once. The alarm clocks are left out: their answer depends on the machine's RTC.
+func timerCreateCases() {
+	tc := func(clk, sevp uintptr) string {
+		idp := slot()
+		return timerOut(idp)(sys(sysTimerCreate, clk, sevp, idp))
+	}
+	none := func() uintptr { return sigevent(sigevNone, 0, 0) }
+	for _, c := range clockNames {
+		p("timer_create/"+c.name, tc(c.id, none()))
+	}
+	for _, bad := range []uintptr{10, 12, 99} {
+		p(fmt.Sprintf("timer_create/clock=%d", bad), tc(bad, none()))
+	}
+	p("timer_create/clock=1<<32|MONOTONIC", tc(hi|clockMonotonic, none()))
+	p("timer_create/clock=-1(thread-cpu-clock,bad-type)", tc(neg1, none()))
+	p("timer_create/cpu-clock,pid=0", tc(cpuClock(0, false, 2), none()))
+	p("timer_create/cpu-clock,pid=self", tc(cpuClock(pid, false, 2), none()))
+	p("timer_create/cpu-clock,pid=none", tc(cpuClock(noPid, false, 2), none()))
+	p("timer_create/cpu-clock,tid=0", tc(cpuClock(0, true, 2), none()))
+	p("timer_create/cpu-clock,tid=self", tc(cpuClock(tid, true, 2), none()))
+	p("timer_create/cpu-clock,tid=none", tc(cpuClock(noPid, true, 2), none()))
+	p("timer_create/cpu-clock,PROF,pid=0", tc(cpuClock(0, false, 0), none()))
+	p("timer_create/cpu-clock,VIRT,tid=0", tc(cpuClock(0, true, 1), none()))
+	p("timer_create/clock-fd,fd=0", tc(cpuClock(0, false, 3), none()))
+
+	p("timer_create/sevp=NULL", tc(clockMonotonic, 0))
+	p("timer_create/sevp=unmapped", tc(clockMonotonic, unmapped))
+	p("timer_create/sevp=kernel", tc(clockMonotonic, kernel))
+	p("timer_create/sevp=PROT_NONE", tc(clockMonotonic, at(pgNone, 0)))
+	p("timer_create/sevp=straddles-hole", tc(clockMonotonic, edge(32)))
+	p("timer_create/sevp=read-only,zero", tc(clockMonotonic, at(pgRO, 512)))
+	for _, n := range []int32{sigevSignal, sigevNone, sigevThread, 3, sigevThreadID, 5, 6, 8, -1} {
+		p(fmt.Sprintf("timer_create/notify=%d", n), tc(clockMonotonic, sigevent(n, sigUrg, tid)))
+	}
+	for _, sig := range []int32{0, 1, 64, 65, -1} {
+		p(fmt.Sprintf("timer_create/SIGEV_SIGNAL,signo=%d", sig), tc(clockMonotonic, sigevent(sigevSignal, sig, 0)))
+	}
+	p("timer_create/SIGEV_NONE,signo=65", tc(clockMonotonic, sigevent(sigevNone, 65, 0)))
+	p("timer_create/SIGEV_THREAD_ID,tid=self", tc(clockThreadCPU, sigevent(sigevThreadID, sigUrg, tid)))
+	p("timer_create/SIGEV_THREAD_ID,tid=0", tc(clockMonotonic, sigevent(sigevThreadID, sigUrg, 0)))
+	p("timer_create/SIGEV_THREAD_ID,tid=none", tc(clockMonotonic, sigevent(sigevThreadID, sigUrg, noPid)))
+	p("timer_create/SIGEV_THREAD_ID,tid=-1", tc(clockMonotonic, sigevent(sigevThreadID, sigUrg, neg1)))
+	p("timer_create/SIGEV_THREAD_ID,signo=0", tc(clockMonotonic, sigevent(sigevThreadID, 0, tid)))
+
+	p("timer_create/id=NULL", ok(sys(sysTimerCreate, clockMonotonic, none(), 0)))
+	p("timer_create/id=unmapped", ok(sys(sysTimerCreate, clockMonotonic, none(), unmapped)))
+	p("timer_create/id=read-only", ok(sys(sysTimerCreate, clockMonotonic, none(), at(pgRO, 0))))
+	p("timer_create/clock=99,id=NULL", ok(sys(sysTimerCreate, 99, none(), 0)))
+	p("timer_create/MONOTONIC_RAW,id=NULL", ok(sys(sysTimerCreate, clockMonotonicRaw, none(), 0)))
+	p("timer_create/clock=99,sevp=unmapped", ok(sys(sysTimerCreate, 99, unmapped, 0)))
+	p("timer_create/notify=3,id=NULL", ok(sys(sysTimerCreate, clockMonotonic, sigevent(3, sigUrg, 0), 0)))
+	p("timer_create/clock=-1(thread-cpu-clock,bad-type),id=NULL", ok(sys(sysTimerCreate, neg1, none(), 0)))
+	p("timer_create/cpu-clock,pid=none,id=NULL", ok(sys(sysTimerCreate, cpuClock(noPid, false, 2), none(), 0)))
+}
+
+// itimerspec returns a struct itimerspec {it_interval, it_value} in an argument slot.
+func itimerspec(isec, insec, vsec, vnsec int64) uintptr {
+	a := slot()
+	put64(a, uint64(isec))
+	put64(a+8, uint64(insec))
+	put64(a+16, uint64(vsec))
+	put64(a+24, uint64(vnsec))
+	return a
+}
+
+// timer_settime, timer_gettime, timer_getoverrun, timer_delete on a SIGEV_NONE timer (it never
+// signals, however it is armed): no new value is EINVAL, then it is read (EFAULT) and checked
+// (EINVAL), then the timer is looked up (EINVAL: a timer ID is an int, a negative one names
+// nothing), and the old value is written after the timer is set (EFAULT).
+func timerCases() {
+	idp := slot()
+	if _, e := sys(sysTimerCreate, clockMonotonic, sigevent(sigevNone, 0, 0), idp); e != 0 {
+		fail("timer_create for the timer cases: " + ename(e))
+	}
+	id := uintptr(get32(idp))
+	const none = 0x3ffffff0 // no such timer
+	ts := func(id, flags, newp, oldp uintptr) string { return ok(sys(sysTimerSettime, id, flags, newp, oldp)) }
+	hour := func() uintptr { return itimerspec(0, 0, 3600, 0) }
+	p("timer_settime/1h", ts(id, 0, hour(), 0))
+	p("timer_settime/periodic", ts(id, 0, itimerspec(1, 0, 3600, 0), obuf()))
+	p("timer_settime/disarm", ts(id, 0, itimerspec(1, 0, 0, 0), 0))
+	p("timer_settime/TIMER_ABSTIME,past", ts(id, timerAbstime, itimerspec(0, 0, 0, 1), 0))
+	p("timer_settime/flags=0xff", ts(id, 0xff, hour(), 0))
+	p("timer_settime/id=1<<32|id", ts(hi|id, 0, hour(), 0))
+	p("timer_settime/new=NULL", ts(id, 0, 0, 0))
+	p("timer_settime/new=unmapped", ts(id, 0, unmapped, 0))
+	p("timer_settime/new=kernel", ts(id, 0, kernel, 0))
+	p("timer_settime/new=straddles-hole", ts(id, 0, edge(16), 0))
+	p("timer_settime/new=read-only,zero", ts(id, 0, at(pgRO, 512), 0))
+	p("timer_settime/value.nsec=1e9", ts(id, 0, itimerspec(0, 0, 0, 1e9), 0))
+	p("timer_settime/value.nsec=-1", ts(id, 0, itimerspec(0, 0, 0, -1), 0))
+	p("timer_settime/value.sec=-1", ts(id, 0, itimerspec(0, 0, -1, 0), 0))
+	p("timer_settime/interval.nsec=1e9", ts(id, 0, itimerspec(0, 1e9, 1, 0), 0))
+	p("timer_settime/interval.nsec=1e9,value=0", ts(id, 0, itimerspec(0, 1e9, 0, 0), 0))
+	p("timer_settime/old=unmapped", ts(id, 0, hour(), unmapped))
+	p("timer_settime/old=read-only", ts(id, 0, hour(), at(pgRO, 0)))
+	p("timer_settime/id=none", ts(none, 0, hour(), 0))
+	p("timer_settime/id=-1", ts(neg1, 0, hour(), 0))
+	p("timer_settime/id=none,new=NULL", ts(none, 0, 0, 0))
+	p("timer_settime/id=none,new=unmapped", ts(none, 0, unmapped, 0))
+	p("timer_settime/id=none,value.nsec=1e9", ts(none, 0, itimerspec(0, 0, 0, 1e9), 0))
+
+	tg := func(id, q uintptr) string { return ok(sys(sysTimerGettime, id, q)) }
+	p("timer_gettime/ok", tg(id, obuf()))
+	p("timer_gettime/id=1<<32|id", tg(hi|id, obuf()))
+	p("timer_gettime/cur=NULL", tg(id, 0))
+	p("timer_gettime/cur=unmapped", tg(id, unmapped))
+	p("timer_gettime/cur=read-only", tg(id, at(pgRO, 0)))
+	p("timer_gettime/cur=straddles-hole", tg(id, edge(16)))
+	p("timer_gettime/id=none", tg(none, obuf()))
+	p("timer_gettime/id=-1", tg(neg1, obuf()))
+	p("timer_gettime/id=none,cur=NULL", tg(none, 0))
+
+	p("timer_getoverrun/ok", num(sys(sysTimerGetoverrun, id)))
+	p("timer_getoverrun/id=none", num(sys(sysTimerGetoverrun, none)))
+	p("timer_getoverrun/id=-1", num(sys(sysTimerGetoverrun, neg1)))
+
+	p("timer_delete/id=none", num(sys(sysTimerDelete, none)))
+	p("timer_delete/id=-1", num(sys(sysTimerDelete, neg1)))
+	p("timer_delete/ok", num(sys(sysTimerDelete, id)))
+	p("timer_delete/again", num(sys(sysTimerDelete, id)))
+	p("timer_gettime/deleted", tg(id, obuf()))
+}
+
+// itimerval returns a struct itimerval {it_interval, it_value} (timevals) in an argument slot.
+func itimerval(isec, iusec, vsec, vusec int64) uintptr {
+	a := slot()
+	put64(a, uint64(isec))
+	put64(a+8, uint64(iusec))
+	put64(a+16, uint64(vsec))
+	put64(a+24, uint64(vusec))
+	return a
+}
+
+// setitimer, getitimer, alarm (kernel/time/itimer.c): setitimer reads and checks the new value
+// (EFAULT, EINVAL; NULL disarms) before it looks at which (EINVAL), and writes the old value
+// after the timer is set (EFAULT); getitimer checks which first. Every timer armed here is
+// armed for an hour and disarmed at once.
+func itimerCases() {
+	si := func(which, newp, oldp uintptr) string { return ok(sys(sysSetitimer, which, newp, oldp)) }
+	hour := func() uintptr { return itimerval(0, 0, 3600, 0) }
+	for _, w := range []struct {
+		name  string
+		which uintptr
+	}{{"REAL", itimerReal}, {"VIRTUAL", itimerVirtual}, {"PROF", itimerProf}} {
+		p("setitimer/"+w.name+",1h", si(w.which, hour(), 0))
+		p("setitimer/"+w.name+",disarm,old", si(w.which, itimerval(0, 0, 0, 0), obuf()))
+		p("setitimer/"+w.name+",old=unmapped", si(w.which, hour(), unmapped))
+		p("setitimer/"+w.name+",NULL", si(w.which, 0, 0))
+		p("getitimer/"+w.name, ok(sys(sysGetitimer, w.which, obuf())))
+	}
+	p("setitimer/which=1<<32|PROF,NULL", si(hi|itimerProf, 0, 0))
+	p("setitimer/which=3,NULL", si(3, 0, 0))
+	p("setitimer/which=-1,NULL", si(neg1, 0, 0))
+	p("setitimer/which=3,value", si(3, hour(), 0))
+	p("setitimer/new=unmapped", si(itimerProf, unmapped, 0))
+	p("setitimer/new=kernel", si(itimerProf, kernel, 0))
+	p("setitimer/new=straddles-hole", si(itimerProf, edge(16), 0))
+	p("setitimer/new=read-only,zero", si(itimerProf, at(pgRO, 512), 0))
+	p("setitimer/which=3,new=unmapped", si(3, unmapped, 0))
+	p("setitimer/value.usec=1e6", si(itimerProf, itimerval(0, 0, 0, 1e6), 0))
+	p("setitimer/value.usec=-1", si(itimerProf, itimerval(0, 0, 0, -1), 0))
+	p("setitimer/value.sec=-1", si(itimerProf, itimerval(0, 0, -1, 0), 0))
+	p("setitimer/interval.usec=1e6", si(itimerProf, itimerval(0, 1e6, 0, 0), 0))
+	p("setitimer/which=3,value.usec=1e6", si(3, itimerval(0, 0, 0, 1e6), 0))
+	p("setitimer/old=read-only", si(itimerProf, 0, at(pgRO, 0)))
+	p("getitimer/which=3", ok(sys(sysGetitimer, 3, obuf())))
+	p("getitimer/which=-1", ok(sys(sysGetitimer, neg1, obuf())))
+	p("getitimer/which=1<<32|PROF", ok(sys(sysGetitimer, hi|itimerProf, obuf())))
+	p("getitimer/cur=NULL", ok(sys(sysGetitimer, itimerProf, 0)))
+	p("getitimer/cur=unmapped", ok(sys(sysGetitimer, itimerProf, unmapped)))
+	p("getitimer/cur=read-only", ok(sys(sysGetitimer, itimerProf, at(pgRO, 0))))
+	p("getitimer/which=3,cur=NULL", ok(sys(sysGetitimer, 3, 0)))
+	p("alarm/0", num(sys(sysAlarm, 0)))
+	p("alarm/3600", num(sys(sysAlarm, 3600)))
+	p("alarm/0,after-3600", num(sys(sysAlarm, 0)))
+}
+
 func miscCases() {
 	p("syscall/nr=400", ok(sys(400)))
 	p("syscall/nr=100000", ok(sys(100000)))

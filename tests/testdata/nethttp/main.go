@@ -4,7 +4,8 @@
 //	              serve HTTP on addr until GET /quit: / says hello, POST /sum returns the
 //	              body's SHA-256 and length, /stats reports open fds, heap and goroutines and the
 //	              kernel's network counters (gmpos_info) as "name value" lines, /net only the
-//	              counters (cheap enough to poll while frames are injected)
+//	              counters (cheap enough to poll while frames are injected), /netstack the
+//	              stack's own counters, /debug/pprof/profile a CPU profile (net/http/pprof)
 //	-mode=client -url=URL [-mib=64]
 //	              GET URL/hello, POST mib MiB to URL/sum and compare the checksum the host
 //	              computed, GET URL/blob and check it against URL/blobsum
@@ -19,6 +20,7 @@ import (
 	"io"
 	"math/rand"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"runtime"
 	"strings"
@@ -74,6 +76,7 @@ func serve(addr string) {
 			fmt.Fprintf(w, "net_%d %d\n", i, v)
 		}
 	})
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile) // go tool pprof http://…/debug/pprof/profile
 	mux.HandleFunc("/netstack", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "%+v\n", netstack.Stats())
 	})

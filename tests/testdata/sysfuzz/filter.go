@@ -335,7 +335,20 @@ func (w *worker) rule(nr uint64, a *[6]uint64) string {
 			return "" // EFAULT
 		}
 		return "registers an rseq area the kernel writes on every return to user mode"
-	case nrAlarm, nrSetitimer, nrTimerCreate, nrTimerSettime:
+	case nrAlarm:
+		if uint32(a[0]) == 0 {
+			return "" // alarm(0) only disarms
+		}
+		return "arms a timer whose signal arrives after the call"
+	case nrSetitimer:
+		if a[1] == 0 || f.readMustFail(a[1], 32) {
+			return "" // NULL disarms (or is EINVAL), an unreadable value is EFAULT: nothing is armed
+		}
+		return "arms a timer whose signal arrives after the call"
+	case nrTimerSettime:
+		if a[2] == 0 || f.readMustFail(a[2], 32) {
+			return "" // EINVAL or EFAULT before the timer is even looked up
+		}
 		return "arms a timer whose signal arrives after the call"
 	case nrSeccomp:
 		return "seccomp (a filter or strict mode kills the process)"
@@ -614,6 +627,12 @@ func outs(nr uint64, a *[6]uint64) []out {
 		return []out{{1, 24}}
 	case nrGetitimer, nrTimerGettime, nrTimerfdGettime:
 		return []out{{1, 32}}
+	case nrTimerCreate:
+		return []out{{2, 4}}
+	case nrSetitimer:
+		return []out{{2, 32}}
+	case nrTimerSettime:
+		return []out{{3, 32}}
 	case 53: // socketpair
 		return []out{{3, 8}}
 	case nrGetRobustList:

@@ -132,6 +132,7 @@ const (
 	nrTkill, nrTime, nrFutex, nrSchedSetaffinity, nrSchedGetaffinity              = 200, 201, 202, 203, 204
 	nrIoSetup, nrIoGetevents, nrEpollCreate, nrRemapFilePages, nrGetdents64       = 206, 208, 213, 216, 217
 	nrSetTidAddress, nrSemtimedop, nrTimerCreate, nrTimerSettime, nrTimerGettime  = 218, 220, 222, 223, 224
+	nrTimerGetoverrun, nrTimerDelete                                              = 225, 226
 	nrClockGettime, nrClockGetres, nrClockNanosleep, nrExitGroup, nrEpollWait     = 228, 229, 230, 231, 232
 	nrEpollCtl, nrTgkill, nrMqTimedreceive, nrKexecLoad, nrWaitid                 = 233, 234, 243, 246, 247
 	nrOpenat, nrNewfstatat, nrReadlinkat, nrFaccessat, nrPselect6, nrPpoll        = 257, 262, 267, 269, 270, 271
@@ -145,7 +146,7 @@ const (
 	nrFaccessat2, nrEpollPwait2, nrFutexWaitv, nrMapShadowStack                   = 439, 441, 449, 453
 	nrFutexWake, nrFutexWait, nrFutexRequeue, nrMseal                             = 454, 455, 456, 462
 	nrGmposInfo                                                                   = 0x6d70
-	nrGmposNet                                                                    = 0x6d71
+	nrGmposNet                                                                    = 0x6d71 // kernel/netabi NrGmposNet
 )
 
 // Signals whose delivery the Go runtime shrugs off when the program has not asked for them
@@ -203,6 +204,8 @@ var (
 	netOps    = []uint64{0, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 1<<32 | 4, neg(-1)}
 	rlimits   = []uint64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 1<<32 | 7, neg(-1)}
 	setsize   = []uint64{8, 8, 8, 0, 4, 16, 128, 1<<32 | 8, neg(-1)}
+	itimers   = []uint64{0, 1, 2, 3, neg(-1), 1<<32 | 2}
+	timerIDs  = []uint64{0, 0, 1, 1, 2, 3, 5, 17, 255, 256, 257, 1<<31 - 1, neg(-1), 1<<32 | 1}
 )
 
 // specs: every call gmpos implements (kernel/syscall.go), with argument kinds.
@@ -262,6 +265,14 @@ var specs = []spec{
 	{nr: nrClockGetres, name: "clock_getres", weight: 4, args: []argKind{kConst, kPtr}, consts: [6][]uint64{0: clocks}},
 	{nr: nrClockNanosleep, name: "clock_nanosleep", weight: 4, args: []argKind{kConst, kConst, kTS, kPtr},
 		consts: [6][]uint64{0: clocks, 1: {0, 1, 1, 2, neg(-1)}}},
+	{nr: nrGetitimer, name: "getitimer", weight: 2, args: []argKind{kConst, kPtr}, consts: [6][]uint64{0: itimers}},
+	{nr: nrSetitimer, name: "setitimer", weight: 2, args: []argKind{kConst, kNull, kPtr}, consts: [6][]uint64{0: itimers}},
+	{nr: nrTimerCreate, name: "timer_create", weight: 3, args: []argKind{kConst, kPtr, kPtr}, consts: [6][]uint64{0: clocks}},
+	{nr: nrTimerSettime, name: "timer_settime", weight: 2, args: []argKind{kConst, kConst, kNull, kPtr},
+		consts: [6][]uint64{0: timerIDs, 1: {0, 1, 0xff, neg(-1)}}},
+	{nr: nrTimerGettime, name: "timer_gettime", weight: 2, args: []argKind{kConst, kPtr}, consts: [6][]uint64{0: timerIDs}},
+	{nr: nrTimerGetoverrun, name: "timer_getoverrun", weight: 1, args: []argKind{kConst}, consts: [6][]uint64{0: timerIDs}},
+	{nr: nrTimerDelete, name: "timer_delete", weight: 2, args: []argKind{kConst}, consts: [6][]uint64{0: timerIDs}},
 	{nr: nrExitGroup, name: "exit_group", weight: 1, args: []argKind{kInt}},
 	{nr: nrEpollWait, name: "epoll_wait", weight: 8, args: []argKind{kEpfd, kPtr, kConst, kConst},
 		consts: [6][]uint64{2: maxEvents, 3: epTimeout}},

@@ -1,0 +1,86 @@
+// The micro-benchmarks: thread and goroutine hand-offs, goroutine creation, a system call.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package main
+
+import (
+	"runtime"
+	"syscall"
+	"time"
+)
+
+func runMicro(scale float64) {
+	n := func(base int) int { return max(1, int(float64(base)*scale)) }
+	report("futex_pingpong", futexPingPong(n(2000)), "ns/roundtrip")
+	report("chan_pingpong", chanPingPong(n(200000)), "ns/roundtrip")
+	report("goroutine_spawn_join", spawnJoin(n(100000)), "ns/op")
+	report("syscall_getpid", getpid(n(200000)), "ns/op")
+}
+
+// futexPingPong bounces a token between two goroutines locked to their own threads
+// (runtime.LockOSThread): every hop parks one thread and wakes the other, a futex wait/wake
+// pair in each direction per round trip.
+func futexPingPong(n int) float64 {
+	ping, pong := make(chan struct{}), make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		for range ping {
+			pong <- struct{}{}
+		}
+	}()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer close(ping)
+	for i := 0; i < 100; i++ { // warm up: both threads exist and have run
+		ping <- struct{}{}
+		<-pong
+	}
+	t0 := time.Now()
+	for i := 0; i < n; i++ {
+		ping <- struct{}{}
+		<-pong
+	}
+	return float64(time.Since(t0).Nanoseconds()) / float64(n)
+}
+
+// chanPingPong: the same over unbuffered channels between ordinary goroutines — a scheduler
+// hand-off with no system call on the fast path.
+func chanPingPong(n int) float64 {
+	ping, pong := make(chan int), make(chan int)
+	go func() {
+		for v := range ping {
+			pong <- v
+		}
+	}()
+	defer close(ping)
+	t0 := time.Now()
+	for i := 0; i < n; i++ {
+		ping <- i
+		<-pong
+	}
+	return float64(time.Since(t0).Nanoseconds()) / float64(n)
+}
+
+// spawnJoin starts a goroutine and waits for it to finish, n times.
+func spawnJoin(n int) float64 {
+	done := make(chan struct{})
+	t0 := time.Now()
+	for i := 0; i < n; i++ {
+		go func() { done <- struct{}{} }()
+		<-done
+	}
+	return float64(time.Since(t0).Nanoseconds()) / float64(n)
+}
+
+// getpid is a system call round trip with no work in the kernel.
+func getpid(n int) float64 {
+	pid := syscall.Getpid()
+	t0 := time.Now()
+	for i := 0; i < n; i++ {
+		if syscall.Getpid() != pid {
+			panic("getpid changed")
+		}
+	}
+	return float64(time.Since(t0).Nanoseconds()) / float64(n)
+}

@@ -1,0 +1,101 @@
+// QEMU test: Go's CPU profiler, and the timers and CPU-time clocks behind it.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package tests
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/pprof/profile"
+)
+
+// TestGuestProfile runs testdata/profile, on one core and on two: runtime/pprof must record about
+// 100 samples per CPU second with the hot function on top — which needs the per-thread
+// CLOCK_THREAD_CPUTIME_ID timers the runtime creates with SIGEV_THREAD_ID, delivering SIGPROF
+// with SI_TIMER (the runtime ignores the process-wide ITIMER_PROF's SI_KERNEL signals on a thread
+// that has its own timer) — and setitimer/getitimer, POSIX timers on the monotonic and CPU clocks
+// and the CPU-time clocks must behave as on Linux. The guest checks itself; the profile it prints
+// is decoded here and its top shown with -v.
+//
+// On two cores the sample rate is reported, not checked: see noisyCPUTime in the program.
+func TestGuestProfile(t *testing.T) {
+	for _, smp := range []int{1, 2} {
+		t.Run(strconv.Itoa(smp), func(t *testing.T) {
+			o := opts{smp: smp}
+			if smp > 1 && !native() {
+				o.args = []string{"noisy"}
+			}
+			g := boot(t, pkg("profile"), o)
+			g.wantCode(t, 0)
+			checks := 0
+			for _, l := range strings.Split(strings.TrimSpace(g.stdout), "\n") {
+				switch {
+				case strings.HasPrefix(l, "check "):
+					checks++
+					if !strings.HasSuffix(l, ": true") {
+						t.Errorf("failed: %s", strings.TrimPrefix(l, "check "))
+					}
+				case strings.HasPrefix(l, "info "):
+					t.Log(l)
+				case strings.HasPrefix(l, "profile "):
+					logProfile(t, strings.TrimPrefix(l, "profile "))
+				default:
+					t.Errorf("unexpected line %q", l)
+				}
+			}
+			want := 42 // 41 with noisy: the sample rate is not checked
+			if len(o.args) > 0 {
+				want = 41
+			}
+			if checks != want {
+				t.Errorf("%d checks ran, want %d", checks, want)
+			}
+			if t.Failed() {
+				g.dump(t)
+			}
+		})
+	}
+}
+
+// logProfile decodes the guest's CPU profile and logs its top functions by flat samples.
+func logProfile(t *testing.T, b64 string) {
+	t.Helper()
+	raw, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		t.Errorf("profile: %v", err)
+		return
+	}
+	p, err := profile.Parse(bytes.NewReader(raw))
+	if err != nil {
+		t.Errorf("profile: %v", err)
+		return
+	}
+	flat := map[string]int64{}
+	var total int64
+	for _, s := range p.Sample {
+		total += s.Value[0]
+		if len(s.Location) > 0 && len(s.Location[0].Line) > 0 {
+			flat[s.Location[0].Line[0].Function.Name] += s.Value[0]
+		}
+	}
+	var names []string
+	for n := range flat {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool { return flat[names[i]] > flat[names[j]] })
+	var b strings.Builder
+	fmt.Fprintf(&b, "profile: %d samples, period %d ns, %d bytes; top leaf functions:", total, p.Period, len(raw))
+	for i, n := range names {
+		if i == 5 {
+			break
+		}
+		fmt.Fprintf(&b, "\n  %5d %s", flat[n], n)
+	}
+	t.Log(b.String())
+}
