@@ -114,7 +114,8 @@
 // sys_socket.go sockets; netlink.go, fd_netlink.go, sys_netlink.go NETLINK_ROUTE sockets (the
 // interfaces); ipconfig.go the addresses (ip=); stack.go the initial process image; vdso.go the
 // vDSO's pages (kernel/vdso); fault.go the fault report; cmdline.go,
-// klog.go, trace.go, util.go (user memory), errno.go; board.go the Board contract; abi_amd64.go,
+// klog.go, trace.go, ktime.go (where the kernel's time goes), util.go (user memory), uio.go
+// (buffers and iovec arrays of one transfer), errno.go; board.go the Board contract; abi_amd64.go,
 // board_pc.go, zsysnum_amd64.go (mksysnum.go) for x86-64 and the PC.
 //
 // # Cross-reading (Linux)
