@@ -405,65 +405,6 @@ func formatCounters(c []uint64) string {
 	return strings.TrimSpace(s.String())
 }
 
-// countingDialer dials TCP and counts the connections. It lets one new connection at a time
-// be on its way into the guest: the next dial waits until the previous connection has read its
-// first byte from the guest (or failed, or 5 s have passed).
-//
-// Why: QEMU's user network listens for -hostfwd with a backlog of 1 (libslirp's tcp_listen;
-// `ss -ltn` shows Send-Q 1) and accepts one connection per main-loop iteration. A burst of
-// connects overflows that queue in the host kernel, which drops SYNs (the client retries a
-// second later) and resets some connections that the client already counts as established —
-// measured: 16 concurrent connects to a fresh guest, 5 reset, none of them ever seen by the
-// guest (no SYN in a -pcap dump of its NIC). That is QEMU's limit, the same for any guest;
-// this test is about the guest's server, so it keeps the host side within it.
-type countingDialer struct {
-	n    atomic.Int64
-	gate chan struct{} // a token: held from a dial until that connection's first byte
-	once sync.Once
-}
-
-func (d *countingDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	d.once.Do(func() { d.gate = make(chan struct{}, 1) })
-	select {
-	case d.gate <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	d.n.Add(1)
-	c, err := (&net.Dialer{Timeout: 30 * time.Second}).DialContext(ctx, network, addr)
-	if err != nil {
-		<-d.gate
-		return nil, err
-	}
-	fc := &firstByteConn{Conn: c, release: func() { <-d.gate }}
-	fc.timer = time.AfterFunc(5*time.Second, fc.done)
-	return fc, nil
-}
-
-// firstByteConn calls release once: at its first successful read, its first error, its close
-// or its timer, whichever comes first.
-type firstByteConn struct {
-	net.Conn
-	once    sync.Once
-	release func()
-	timer   *time.Timer
-}
-
-func (c *firstByteConn) done() { c.once.Do(func() { c.timer.Stop(); c.release() }) }
-
-func (c *firstByteConn) Read(b []byte) (int, error) {
-	n, err := c.Conn.Read(b)
-	if n > 0 || err != nil {
-		c.done()
-	}
-	return n, err
-}
-
-func (c *firstByteConn) Close() error {
-	c.done()
-	return c.Conn.Close()
-}
-
 // runParallel runs job(0..n-1) on workers goroutines and returns how many failed and the first
 // few errors. After 5 failures it starts no more jobs (a hung guest would otherwise cost a
 // client timeout per job).
@@ -559,7 +500,7 @@ func TestGuestNetHTTPServer(t *testing.T) {
 	t.Run("keepalive", func(t *testing.T) {
 		b.alive(t)
 		const total, conns = 1000, 16
-		var d countingDialer
+		var d runner.HostFwdDialer
 		tr := &http.Transport{DialContext: d.DialContext, MaxConnsPerHost: conns, MaxIdleConnsPerHost: conns}
 		defer tr.CloseIdleConnections()
 		c := &http.Client{Timeout: 30 * time.Second, Transport: tr}
@@ -571,11 +512,11 @@ func TestGuestNetHTTPServer(t *testing.T) {
 			return checkSum(c, base, rand.New(rand.NewSource(int64(i))).Intn(32<<10), int64(i))
 		})
 		el := time.Since(t0)
-		t.Logf("%d requests on %d connections in %v: %.0f req/s", total, d.n.Load(), el.Round(time.Millisecond), total/el.Seconds())
+		t.Logf("%d requests on %d connections in %v: %.0f req/s", total, d.Dials(), el.Round(time.Millisecond), total/el.Seconds())
 		if failed > 0 {
 			t.Fatalf("%d of %d requests failed: %v", failed, total, errs)
 		}
-		if n := d.n.Load(); n > conns {
+		if n := d.Dials(); n > conns {
 			t.Errorf("%d connections opened for %d keep-alive clients: the server does not keep connections open", n, conns)
 		}
 	})
@@ -583,15 +524,15 @@ func TestGuestNetHTTPServer(t *testing.T) {
 	t.Run("short", func(t *testing.T) {
 		b.alive(t)
 		const total = 200
-		var d countingDialer
+		var d runner.HostFwdDialer
 		c := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DialContext: d.DialContext, DisableKeepAlives: true}}
 		t0 := time.Now()
 		failed, errs := runParallel(total, 4, func(i int) error { return checkGet(c, base, fmt.Sprintf("/short/%d", i)) })
-		t.Logf("%d connections in %v", d.n.Load(), time.Since(t0).Round(time.Millisecond))
+		t.Logf("%d connections in %v", d.Dials(), time.Since(t0).Round(time.Millisecond))
 		if failed > 0 {
 			t.Fatalf("%d of %d requests failed: %v", failed, total, errs)
 		}
-		if n := d.n.Load(); n != total {
+		if n := d.Dials(); n != total {
 			t.Errorf("%d connections for %d requests without keep-alive", n, total)
 		}
 	})

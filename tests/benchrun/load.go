@@ -12,8 +12,9 @@ import (
 	"net/http"
 	"sort"
 	"sync"
-	"sync/atomic"
 	"time"
+
+	"gmpos/qemu/runner"
 )
 
 // netConfig is what the network benchmarks do.
@@ -101,10 +102,10 @@ type loadResult struct {
 
 // httpLoad drives url with conns keep-alive clients for dur, each sending its next GET when
 // the previous answer has arrived. Every client first sends one request outside the measured
-// time, which opens its connection; the connections open one at a time (gateDialer), and the
+// time, which opens its connection; the connections open one at a time (runner.HostFwdDialer), and the
 // clock starts when all are open.
 func httpLoad(ctx context.Context, url string, conns int, dur time.Duration) (loadResult, error) {
-	d := &gateDialer{gate: make(chan struct{}, 1)}
+	d := new(runner.HostFwdDialer)
 	tr := &http.Transport{DialContext: d.DialContext, MaxConnsPerHost: conns, MaxIdleConnsPerHost: conns,
 		DisableCompression: true}
 	defer tr.CloseIdleConnections()
@@ -157,7 +158,7 @@ func httpLoad(ctx context.Context, url string, conns int, dur time.Duration) (lo
 	wg.Wait()
 	res.elapsed = time.Since(start)
 	res.requests = len(res.latencies)
-	res.dials = d.n.Load()
+	res.dials = d.Dials()
 	sort.Slice(res.latencies, func(i, j int) bool { return res.latencies[i] < res.latencies[j] })
 	if res.requests == 0 {
 		return res, fmt.Errorf("no request succeeded in %v: %v", dur, res.firstErr)
@@ -172,60 +173,6 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 	}
 	i := int(float64(len(sorted))*p+0.999999) - 1
 	return sorted[min(max(i, 0), len(sorted)-1)]
-}
-
-// gateDialer lets one new connection at a time be on its way into the guest: a dial waits
-// until the previous connection has read its first byte (or failed, or 5 s have passed).
-//
-// Why: QEMU's user network listens for -hostfwd with a backlog of 1 (libslirp's tcp_listen)
-// and accepts one connection per main-loop iteration. A burst of connects overflows that queue
-// in the host kernel, which drops SYNs (the client retries a second later) and resets some
-// connections the client already counts as established. That is QEMU's limit, the same for
-// both guests (tests/net_test.go's countingDialer measured it); the benchmark stays within it.
-type gateDialer struct {
-	n    atomic.Int64
-	gate chan struct{} // a token, held from a dial until that connection's first byte
-}
-
-func (d *gateDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	select {
-	case d.gate <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	d.n.Add(1)
-	c, err := (&net.Dialer{Timeout: 30 * time.Second}).DialContext(ctx, network, addr)
-	if err != nil {
-		<-d.gate
-		return nil, err
-	}
-	fc := &firstByteConn{Conn: c, release: func() { <-d.gate }}
-	fc.timer = time.AfterFunc(5*time.Second, fc.done)
-	return fc, nil
-}
-
-// firstByteConn calls release once: at its first read that returns data or an error, at its
-// close or when its timer fires, whichever comes first.
-type firstByteConn struct {
-	net.Conn
-	once    sync.Once
-	release func()
-	timer   *time.Timer
-}
-
-func (c *firstByteConn) done() { c.once.Do(func() { c.timer.Stop(); c.release() }) }
-
-func (c *firstByteConn) Read(b []byte) (int, error) {
-	n, err := c.Conn.Read(b)
-	if n > 0 || err != nil {
-		c.done()
-	}
-	return n, err
-}
-
-func (c *firstByteConn) Close() error {
-	c.done()
-	return c.Conn.Close()
 }
 
 // bulkTransfer moves n bytes over one connection to the guest's bulk server (tests/bench,
