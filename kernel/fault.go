@@ -76,14 +76,68 @@ func kernelFault(f *arch.Frame, why string) {
 		k.s(" (not in the kernel image's text)")
 	}
 	k.c('\n').to(consoleStderr)
+	var callers [maxFaultCallers]uintptr
+	n := faultCallers(f, callers[:])
+	if n > 0 {
+		k.s("callers:")
+		for _, pc := range callers[:n] {
+			k.c(' ').x(uint64(pc))
+		}
+		k.c('\n').to(consoleStderr)
+	}
 	k.s("=== end of kernel fault report ===\n").to(consoleStderr)
 
 	k.s("panic trap=").d(int64(num)).s(" pc=").x(uint64(pc)).s(" code=")
 	if readable {
 		k.hexBytes(code[:], "")
 	}
+	if n > 0 {
+		k.s(" callers=")
+		for i, pc := range callers[:n] {
+			if i > 0 {
+				k.c(',')
+			}
+			k.x(uint64(pc))
+		}
+	}
 	k.record()
 	board.Exit(kernelPanicCode)
+}
+
+// maxFaultCallers bounds the report's call chain: enough to reach the system call or trap that
+// led to the fault from any kernel depth seen so far, short enough for one panic record.
+const maxFaultCallers = 16
+
+// faultCallers fills pcs with the return PCs of the frames that called the faulting function,
+// innermost first, by walking the frame-pointer chain from the trapped frame pointer. A trap
+// from user mode has no kernel callers. The walk trusts nothing: each frame pointer must be
+// 8-byte aligned, inside the kernel stack that the trapped SP is in, and above the previous one
+// (stacks grow down, so callers' frames are higher); each PC must be in the kernel's text. The
+// first failed check ends the chain, so a smashed stack shortens the list instead of faulting
+// the fault report.
+func faultCallers(f *arch.Frame, pcs []uintptr) int {
+	if f.FromUser() {
+		return 0
+	}
+	lo, hi, ok := mm.KernelStackBounds(f.StackPointer())
+	if !ok {
+		return 0
+	}
+	fp, n := f.FramePointer(), 0
+	for n < len(pcs) && fp%8 == 0 && fp >= lo && fp+16 <= hi {
+		pc := *(*uintptr)(ptr(fp + 8))
+		if pc < imageText.lo || pc >= imageText.hi {
+			break
+		}
+		pcs[n] = pc
+		n++
+		next := *(*uintptr)(ptr(fp))
+		if next <= fp {
+			break
+		}
+		fp = next
+	}
+	return n
 }
 
 // deliberateFault makes the kernel fault on purpose, to test the report (gmpos_info(infoFault)

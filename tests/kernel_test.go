@@ -31,9 +31,14 @@ func TestGuestKernelFault(t *testing.T) {
 		"rip=", "rsp=", "r15=", "cr2=0xfffff000dead0000",
 		"thread: 1",
 		"code: ",
+		"callers: 0x",
 		"=== end of kernel fault report ===",
 	)
-	wantContains(t, g, "runner's explanation", g.why, "(gmpos/kernel.deliberateFault+", "kernel/fault.go:")
+	// The call chain, from the frame pointers, symbolized by the runner: the system call that
+	// asked for the fault, back to the trap entry.
+	wantContains(t, g, "runner's explanation", g.why, "(gmpos/kernel.deliberateFault+", "kernel/fault.go:",
+		"called from:", " gmpos/kernel.sysGmposInfo+", "kernel/sys_gmpos.go:", " gmpos/kernel.syscall+",
+		" gmpos/kernel.trap+")
 }
 
 // TestGuestKernelStackOverflow exhausts a kernel stack: the guard page below it must turn the

@@ -17,6 +17,7 @@ var (
 	_ func(*Frame, uintptr)              = (*Frame).SetPC
 	_ func(*Frame) uintptr               = (*Frame).StackPointer
 	_ func(*Frame, uintptr)              = (*Frame).SetStackPointer
+	_ func(*Frame) uintptr               = (*Frame).FramePointer
 	_ func(*Frame) Fault                 = (*Frame).Fault
 	_ func(*Frame) (uint64, string)      = (*Frame).Describe
 	_ func(*Frame, func(string, uint64)) = (*Frame).Registers

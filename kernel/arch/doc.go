@@ -24,6 +24,8 @@
 //	f.RestartSyscall()   make the thread issue the same system call again when resumed
 //	f.PC, f.SetPC        interrupted instruction pointer
 //	f.StackPointer, f.SetStackPointer
+//	f.FramePointer()     the interrupted frame pointer (x86 RBP, arm64 R29): where the fault
+//	                     report starts walking the callers' frame records
 //	f.Fault()            a CPU exception's class (FaultPage, FaultDivide, FaultFloat,
 //	                     FaultIllegal, FaultBreakpoint, FaultAlign, FaultFatal, FaultOther), the
 //	                     fault address and the access (write, exec); call it first, it may read a

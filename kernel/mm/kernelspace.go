@@ -240,3 +240,17 @@ func StackGuardHit(va uintptr) (i int, ok bool) {
 	off := va - KernelStackBase
 	return int(off / KernelStackSlot), off%KernelStackSlot < KernelStackGuard
 }
+
+// KernelStackBounds returns the usable range [lo, hi) of the kernel stack slot that va lies in,
+// or ok=false when va is not in a slot's usable part. It is arithmetic only (no lock, no page
+// table walk), for the kernel fault report, which walks a faulting core's frame pointers and must
+// not follow one off its stack; whether the stack is mapped is the caller's to know (its own SP
+// is in it).
+func KernelStackBounds(va uintptr) (lo, hi uintptr, ok bool) {
+	i, guard := StackGuardHit(va)
+	if guard || va < KernelStackBase || va >= KernelStackBase+MaxKernelStacks*KernelStackSlot {
+		return 0, 0, false
+	}
+	lo = KernelStackBase + uintptr(i)*KernelStackSlot + KernelStackGuard
+	return lo, lo + KernelStackSize, true
+}

@@ -70,7 +70,33 @@ func DescribeFault(text string, elfFile []byte) string {
 	}
 	lookup := func(addr uint64) (string, uint64) { return syms.lookupBase(addr) }
 	return fmt.Sprintf("faulting instruction at %s: %s   [%s: % x]", where,
-		x86asm.GoSyntax(inst, rip, lookup), x86asm.IntelSyntax(inst, rip, lookup), code[:inst.Len])
+		x86asm.GoSyntax(inst, rip, lookup), x86asm.IntelSyntax(inst, rip, lookup), code[:inst.Len]) +
+		describeCallers(f["callers"], ef, syms)
+}
+
+// describeCallers symbolizes the record's callers= field (return PCs, innermost first, from the
+// kernel's frame-pointer walk: kernel/fault.go faultCallers), one line each. A return PC is the
+// instruction after the call, so the line looked up is that of pc-1: the call itself.
+func describeCallers(field string, ef *elf.File, syms symtab) string {
+	if field == "" {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\ncalled from:")
+	for _, w := range strings.Split(field, ",") {
+		pc, err := strconv.ParseUint(strings.TrimPrefix(w, "0x"), 16, 64)
+		if err != nil || pc == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n  %#x", pc)
+		if s := syms.lookup(pc - 1); s != "" {
+			b.WriteString(" " + s)
+		}
+		if line := sourceLine(ef, pc-1); line != "" {
+			b.WriteString(" [" + line + "]")
+		}
+	}
+	return b.String()
 }
 
 // sourceLine returns "file:line" for pc from the program's own pclntab. Where the compiler

@@ -65,5 +65,14 @@ func TestDescribeFaultFromImage(t *testing.T) {
 	if !strings.Contains(got, "(main.main+0x4)") || strings.Contains(got, "cannot decode") || !strings.Contains(got, "[") {
 		t.Errorf("DescribeFault = %q", got)
 	}
+	if strings.Contains(got, "called from") {
+		t.Errorf("no callers= field, yet a call chain: %q", got)
+	}
+	// A return PC names the function and the line of the call before it; a malformed entry is
+	// skipped, not fatal.
+	got = DescribeFault(fmt.Sprintf("vector=13 rip=%#x code= callers=%#x,zz,%#x", addr+4, addr+8, addr+4), data)
+	if n := strings.Count(got, " main.main+0x"); n != 2 || !strings.Contains(got, "called from:\n  ") {
+		t.Errorf("callers: %d symbolized, in %q", n, got)
+	}
 	t.Log(got)
 }

@@ -59,6 +59,11 @@ func (f *Frame) StackPointer() uintptr      { return uintptr(f.SP) }
 func (f *Frame) SetPC(pc uintptr)           { f.IP = uint64(pc) }
 func (f *Frame) SetStackPointer(sp uintptr) { f.SP = uint64(sp) }
 
+// FramePointer is the interrupted RBP: Go code on amd64 keeps it as a frame-pointer chain (each
+// frame saves the caller's RBP at [RBP] with the return PC above it, as runtime.fpTracebackPCs
+// walks it), so the kernel fault report can list the callers without the runtime's unwinder.
+func (f *Frame) FramePointer() uintptr { return uintptr(f.BP) }
+
 // Syscall returns the system call number and its six arguments as the SYSCALL instruction left
 // them: number in RAX, arguments in RDI, RSI, RDX, R10, R8, R9 (the x86-64 Linux convention;
 // RCX and R11 hold the return RIP and RFLAGS, so R10 replaces the C ABI's RCX).
