@@ -64,7 +64,11 @@
 //     its concrete type);
 //   - no write barriers: kernel tables hold GIDs, indices and uintptrs, never Go pointers that a
 //     store into a global could publish while the runtime's GC runs (the only pointer stores —
-//     the IRQ table's handlers — happen at boot);
+//     the IRQ table's handlers and a few more — happen at boot). A struct with a string or slice
+//     field copied into a table or through a pointer is a barrier too: the barrier then looks
+//     the destination up in the heap's tables and faults on a kernel address. The compiler
+//     lists every barrier it emits (-d=wb); TestNoWriteBarrierAfterBoot allows them only in the
+//     boot functions it names;
 //   - no stack growth: the kernel g's stackguard is 0, an overflow hits the guard page (→ #DF →
 //     report); keep frames small (well under a page);
 //   - user memory is touched only after userRange/userArray has checked (and pre-faulted) it

@@ -160,13 +160,13 @@ func nlAutobind(s *nlSock) {
 // nlLinks fills in the interfaces: lo always, eth0 when there is a NIC, with the address
 // ipconfig.go decided (none with ip=off). They never change after boot.
 func nlLinks(l *[2]rtnetlink.Link) []rtnetlink.Link {
-	l[0] = rtnetlink.Link{Index: 1, Name: "lo", Type: rtnetlink.ArphrdLoopback, MTU: 65536,
+	l[0] = rtnetlink.Link{Index: 1, Name: rtnetlink.MakeIfName("lo"), Type: rtnetlink.ArphrdLoopback, MTU: 65536,
 		Flags:     rtnetlink.IffUp | rtnetlink.IffLoopback | rtnetlink.IffRunning | rtnetlink.IffLowerUp,
 		OperState: rtnetlink.IfOperUnknown, HasAddr: true, Addr: [4]byte{127, 0, 0, 1}, Prefix: 8, Scope: rtnetlink.RtScopeHost}
 	if !nic.present {
 		return l[:1]
 	}
-	l[1] = rtnetlink.Link{Index: 2, Name: "eth0", Type: rtnetlink.ArphrdEther, MTU: 1500,
+	l[1] = rtnetlink.Link{Index: 2, Name: rtnetlink.MakeIfName("eth0"), Type: rtnetlink.ArphrdEther, MTU: 1500,
 		Flags:     rtnetlink.IffUp | rtnetlink.IffBroadcast | rtnetlink.IffRunning | rtnetlink.IffMulticast | rtnetlink.IffLowerUp,
 		OperState: rtnetlink.IfOperUp, HWAddr: nic.mac, HWBcast: [6]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}}
 	if ipcfg.static {

@@ -19,7 +19,7 @@ func TestNetlinkLinks(t *testing.T) {
 	var tab [2]rtnetlink.Link
 
 	nic.present = false
-	if l := nlLinks(&tab); len(l) != 1 || l[0].Name != "lo" || l[0].Index != 1 || l[0].Addr != [4]byte{127, 0, 0, 1} {
+	if l := nlLinks(&tab); len(l) != 1 || string(l[0].Name.Bytes()) != "lo" || l[0].Index != 1 || l[0].Addr != [4]byte{127, 0, 0, 1} {
 		t.Errorf("no NIC: %+v", l)
 	}
 	nic.present, nic.mac = true, [6]byte{0x52, 0x54, 0, 0x12, 0x34, 0x56}
@@ -44,7 +44,7 @@ func TestNetlinkLinks(t *testing.T) {
 			t.Fatalf("with a NIC: %d links", len(l))
 		}
 		e := l[1]
-		if e.Name != "eth0" || e.Index != 2 || e.HWAddr != nic.mac || e.MTU != 1500 || e.HasAddr != c.wantAddrs {
+		if string(e.Name.Bytes()) != "eth0" || e.Index != 2 || e.HWAddr != nic.mac || e.MTU != 1500 || e.HasAddr != c.wantAddrs {
 			t.Errorf("eth0: %+v", e)
 		}
 		if c.wantAddrs && (e.Addr != ipcfg.addr || e.Prefix != c.prefix || e.HasBcast != c.hasBcast || e.Broadcast != c.bcast) {

@@ -6,7 +6,7 @@ package rtnetlink
 // Link is one network interface as the kernel reports it.
 type Link struct {
 	Index     int32
-	Name      string // IFLA_IFNAME, and the address's IFA_LABEL
+	Name      IfName // IFLA_IFNAME, and the address's IFA_LABEL
 	Type      uint16 // ifi_type: ArphrdLoopback, ArphrdEther
 	Flags     uint32 // ifi_flags: Iff* bits
 	MTU       uint32
@@ -21,6 +21,27 @@ type Link struct {
 	Scope     uint8 // ifa_scope: RtScopeHost for lo, RtScopeGlobal otherwise
 	HasBcast  bool  // lo's address has no broadcast address; eth0's has
 	Broadcast [4]byte
+}
+
+// IfName is an interface name as the kernel keeps it, NUL-padded (IFNAMSIZ): an array, not a
+// string, so that a Link holds no pointer — the kernel fills Links in trap context, where a
+// pointer store into them would be a write barrier (kernel/doc.go, Contexts).
+type IfName [ifNameSize]byte
+
+// MakeIfName returns name as an IfName, cut to IFNAMSIZ-1 bytes.
+func MakeIfName(name string) (n IfName) {
+	copy(n[:len(n)-1], name)
+	return n
+}
+
+// Bytes is the name without its NUL padding.
+func (n *IfName) Bytes() []byte {
+	for i, c := range n {
+		if c == 0 {
+			return n[:i]
+		}
+	}
+	return n[:]
 }
 
 // Each Put function writes one message at the start of b and returns its length (a multiple
@@ -71,7 +92,7 @@ func PutLink(b []byte, l *Link, seq, pid uint32, flags uint16) int {
 	w.u32(uint32(l.Index))
 	w.u32(l.Flags)
 	w.u32(0) // ifi_change
-	w.attrString(IflaIfname, l.Name)
+	w.attrString(IflaIfname, l.Name.Bytes())
 	w.attrU32(IflaTxqlen, defaultTxQueueLn)
 	w.attrU8(IflaOperstate, l.OperState)
 	w.attrU8(IflaLinkmode, 0)
@@ -101,7 +122,7 @@ func PutAddr(b []byte, l *Link, seq, pid uint32, flags uint16) int {
 	if l.HasBcast {
 		w.attr(IfaBroadcast, l.Broadcast[:])
 	}
-	w.attrString(IfaLabel, l.Name)
+	w.attrString(IfaLabel, l.Name.Bytes())
 	w.attrU32(IfaFlags, IfaFPermanent)
 	ci := [16]byte{0: 0xff, 1: 0xff, 2: 0xff, 3: 0xff, 4: 0xff, 5: 0xff, 6: 0xff, 7: 0xff}
 	w.attr(IfaCacheinfo, ci[:]) // ifa_prefered, ifa_valid, cstamp, tstamp
@@ -210,7 +231,7 @@ func (w *writer) attr(typ uint16, v []byte) {
 }
 
 // attrString writes a NUL-terminated string attribute (nla_put_string).
-func (w *writer) attrString(typ uint16, s string) {
+func (w *writer) attrString(typ uint16, s []byte) {
 	w.u16(uint16(4 + len(s) + 1))
 	w.u16(typ)
 	if w.bad || len(s)+1 > len(w.b)-w.n {

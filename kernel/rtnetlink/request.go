@@ -133,7 +133,7 @@ func getLink(payload []byte, links []Link) (int, int32) {
 		}
 	}
 	for i := range links {
-		if string(name) == links[i].Name {
+		if string(name) == string(links[i].Name.Bytes()) {
 			return i, 0
 		}
 	}

@@ -19,9 +19,9 @@ import (
 // (kernel/netlink.go nlLinks).
 func testLinks() []Link {
 	return []Link{
-		{Index: 1, Name: "lo", Type: ArphrdLoopback, Flags: IffUp | IffLoopback | IffRunning | IffLowerUp, MTU: 65536,
+		{Index: 1, Name: MakeIfName("lo"), Type: ArphrdLoopback, Flags: IffUp | IffLoopback | IffRunning | IffLowerUp, MTU: 65536,
 			OperState: IfOperUnknown, HasAddr: true, Addr: [4]byte{127, 0, 0, 1}, Prefix: 8, Scope: RtScopeHost},
-		{Index: 2, Name: "eth0", Type: ArphrdEther, Flags: IffUp | IffBroadcast | IffRunning | IffMulticast | IffLowerUp, MTU: 1500,
+		{Index: 2, Name: MakeIfName("eth0"), Type: ArphrdEther, Flags: IffUp | IffBroadcast | IffRunning | IffMulticast | IffLowerUp, MTU: 1500,
 			OperState: IfOperUp, HWAddr: [6]byte{0x52, 0x54, 0, 0x12, 0x34, 0x56}, HWBcast: [6]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
 			HasAddr: true, Addr: [4]byte{10, 0, 2, 15}, Prefix: 24, Scope: RtScopeGlobal, HasBcast: true, Broadcast: [4]byte{10, 0, 2, 255}},
 	}
