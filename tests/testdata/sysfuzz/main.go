@@ -770,12 +770,21 @@ func (w *worker) run(k0, n int) bool {
 		}
 		var r1 uintptr
 		var e syscall.Errno
+		f0, id0, seed0 := w.f, w.id, w.seed // to catch a call that writes over the worker (below)
 		if blocking(nr) {
 			r1, _, e = syscall.Syscall6(uintptr(nr), uintptr(a[0]), uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), uintptr(a[4]), uintptr(a[5]))
 		} else {
 			r1, _, e = syscall.RawSyscall6(uintptr(nr), uintptr(a[0]), uintptr(a[1]), uintptr(a[2]), uintptr(a[3]), uintptr(a[4]), uintptr(a[5]))
 		}
 		w.cur[0].Store(0)
+		if w.f != f0 || w.id != id0 || w.seed != seed0 {
+			// The worker's own struct was overwritten during the call (it is a large heap object;
+			// w.heap's buffer may end just before it): say which call did it, instead of letting
+			// the next use of w.f fault somewhere unrelated.
+			fmt.Printf("sysfuzz: worker %d: the Go heap changed under call #%d %s = %#x %v (worker struct damaged: f=%p)\n",
+				id0, k, formatCall(nr, a), r1, errName(e), w.f)
+			os.Exit(2)
+		}
 		if w.f.verbose {
 			fmt.Printf("w%d #%d = %#x %v\n", w.id, k, r1, errName(e))
 		}
