@@ -346,13 +346,20 @@ func threadTimerCheck() {
 	e4 := timerSet(prof, 5*time.Millisecond, 5*time.Millisecond)
 	check("timer_create(CLOCK_THREAD_CPUTIME_ID, SIGEV_NONE and SIGEV_THREAD_ID)", e == 0 && e2 == 0 && e3 == 0 && e4 == 0)
 
-	// Compute, letting other goroutines run in between: the runtime merges the signals that
-	// arrive before os/signal's goroutine has taken the last one (with one P, it only runs when
-	// this goroutine lets it).
+	// Compute, letting os/signal's goroutine take each signal before the next: the runtime
+	// merges the signals that arrive before that goroutine has taken the last one. It waits in
+	// a futex on a thread of its own, and needs this core and then the P; Gosched alone gives
+	// it neither (a locked goroutine's Gosched hands the P around, but the woken thread may not
+	// get the core in time), and one run in six then saw all the signals merged into one. So
+	// once per timer period of computing, sleep for a moment: the sleep uses no CPU time.
 	spin := clockNS(clockThreadCPU)
-	for wall := time.Now(); clockNS(clockThreadCPU)-spin < 50*time.Millisecond && time.Since(wall) < 10*time.Second; {
+	for wall, last := time.Now(), spin; clockNS(clockThreadCPU)-spin < 50*time.Millisecond && time.Since(wall) < 10*time.Second; {
 		sink.Add(hot(sink.Load()))
 		runtime.Gosched()
+		if now := clockNS(clockThreadCPU); now-last >= 5*time.Millisecond {
+			time.Sleep(time.Millisecond)
+			last = now
+		}
 	}
 	spun := clockNS(clockThreadCPU) - spin
 	after, _, _ := timerGet(none)
