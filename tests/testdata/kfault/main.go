@@ -13,8 +13,14 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"syscall"
 )
+
+// init locks the main goroutine to the main thread (thread 1), which the test expects the
+// report to name: on two cores the console write before the fault could otherwise leave main
+// on another thread (CI once saw "thread: 4").
+func init() { runtime.LockOSThread() }
 
 const (
 	sysGmposInfo = 0x6d70
