@@ -40,6 +40,7 @@ const (
 	kindEtc    // fd_etc.go: /etc/hosts, /etc/resolv.conf
 	// fd_netlink.go: NETLINK_ROUTE sockets
 	kindNetlink
+	kindPipe // fd_pipe.go
 	numKinds
 )
 
@@ -77,6 +78,7 @@ var kindCaps = [numKinds]uint8{
 	kindNetSvc:  0,
 	kindEtc:     canRead,
 	kindNetlink: canRead | canWrite,
+	kindPipe:    canRead | canWrite,
 }
 
 // kinds is the operations table, indexed by fileKind. Zero-size values: the table is static
@@ -91,6 +93,7 @@ var kinds = [numKinds]fileOps{
 	kindNetSvc:  netSvcFile{},
 	kindEtc:     etcFileKind{},
 	kindNetlink: netlinkFile{},
+	kindPipe:    pipeFile{},
 }
 
 // file is an open file description.

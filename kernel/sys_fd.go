@@ -53,6 +53,11 @@ func sysWrite(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr) int64 
 	if r == -EAGAIN && f.flags&oNonblock == 0 {
 		waitFileEvent(t, gp, cpu, fi, epollOut|epollErr|epollHup)
 	}
+	if r == -EPIPE && f.kind == kindPipe {
+		// pipe_write: a write to a pipe nobody reads raises SIGPIPE in the writer as well.
+		// (The Go runtime ignores it unless the fd is 1 or 2 or the program asked for it.)
+		postSignal(t, gp, sigPIPE, cpu)
+	}
 	return r
 }
 
@@ -236,6 +241,9 @@ func sysFcntl(fd int32, c int32, arg uint64) int64 {
 	case fGetlk, fSetlk, fSetlkw, fOfdGetlk, fOfdSetlk, fOfdSetlkw:
 		return fcntlLock(c, uintptr(arg))
 	case fGetpipeSz, fSetpipeSz:
+		if f.kind == kindPipe {
+			return pipeSize(c, arg)
+		}
 		return -EBADF // not a pipe (pipe_fcntl: get_pipe_info fails)
 	}
 	return -EINVAL

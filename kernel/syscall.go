@@ -119,6 +119,10 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 
 	case nrEventfd2:
 		r = sysEventfd2(uint32(a[0]), int32(a[1]))
+	case nrPipe2:
+		r = sysPipe2(uintptr(a[0]), int32(a[1]))
+	case nrPipe:
+		r = sysPipe2(uintptr(a[0]), 0)
 	case nrEventfd:
 		r = sysEventfd2(uint32(a[0]), 0)
 	case nrEpollCreate1:

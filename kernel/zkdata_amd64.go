@@ -45,6 +45,8 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&nicFuncs)), unsafe.Sizeof(nicFuncs))
 	add(uintptr(unsafe.Pointer(&nlReq)), unsafe.Sizeof(nlReq))
 	add(uintptr(unsafe.Pointer(&nlSocks)), unsafe.Sizeof(nlSocks))
+	add(uintptr(unsafe.Pointer(&pipeIno)), unsafe.Sizeof(pipeIno))
+	add(uintptr(unsafe.Pointer(&pipes)), unsafe.Sizeof(pipes))
 	add(uintptr(unsafe.Pointer(&plat)), unsafe.Sizeof(plat))
 	add(uintptr(unsafe.Pointer(&prctlState)), unsafe.Sizeof(prctlState))
 	add(uintptr(unsafe.Pointer(&procCPU)), unsafe.Sizeof(procCPU))
