@@ -17,9 +17,14 @@ func syscallEntry()        // trap_amd64.s
 func syscallEntryAddr() uintptr
 func reloadSegments()
 
-func setGate(vec int, handler uintptr, ist int) {
+// setGate makes vector vec an interrupt gate to handler, on interrupt stack ist (0: none). dpl is
+// the highest privilege level (numerically) that may raise the vector with an INT instruction:
+// 0 for all but #BP and #OF, which user code raises on purpose (INT3, INTO) — as Linux's
+// system gates do (arch/x86/kernel/idt.c, SYSG) — so that a debugger's or the Go runtime's INT3
+// is SIGTRAP, not the #GP a DPL-0 gate turns it into (SDM Vol. 3A §6.12.1.1).
+func setGate(vec int, handler uintptr, ist int, dpl uint64) {
 	idt[vec][0] = uint64(handler&0xffff) | uint64(KernelCS)<<16 | uint64(ist)<<32 |
-		0x8e<<40 | uint64(handler>>16&0xffff)<<48 // P, DPL0, type 0xE (64-bit interrupt gate)
+		(0x8e|dpl<<5)<<40 | uint64(handler>>16&0xffff)<<48 // P, DPL, type 0xE (64-bit interrupt gate)
 	idt[vec][1] = uint64(handler >> 32)
 }
 
@@ -35,7 +40,11 @@ func loadIDT(first bool) {
 			case VecNMI, VecMachine:
 				ist = 2
 			}
-			setGate(v, base+uintptr(v*vectorStubStride), ist)
+			dpl := uint64(0)
+			if v == VecBreakpoint || v == VecOverflow {
+				dpl = 3
+			}
+			setGate(v, base+uintptr(v*vectorStubStride), ist, dpl)
 		}
 		idtPtr.set(uintptr(unsafe.Pointer(&idt)), int(unsafe.Sizeof(idt)))
 	}

@@ -53,6 +53,7 @@ const (
 	VecDebug      = 1
 	VecNMI        = 2
 	VecBreakpoint = 3
+	VecOverflow   = 4 // INTO (invalid in 64-bit mode) or INT 4
 	VecInvalidOp  = 6
 	VecDouble     = 8
 	VecGP         = 13

@@ -1,0 +1,48 @@
+// Tests of pipes and of the exceptions user code raises on purpose.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package tests
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestGuestPipes runs testdata/pipes: os.Pipe through the netpoller (4 MiB with a checksum, EOF),
+// EPIPE with SIGPIPE, non-blocking EAGAIN, PIPE_BUF atomicity, a full pipe, fstat, lseek,
+// F_GETPIPE_SZ, a blocking read, bad flags and pointers without leaked fds, and a read deadline.
+// Every check must hold, as it does natively (GMPOS_GUEST=native).
+func TestGuestPipes(t *testing.T) {
+	g := boot(t, pkg("pipes"), opts{})
+	g.wantCode(t, 0)
+	checks := 0
+	for _, l := range strings.Split(strings.TrimSpace(g.stdout), "\n") {
+		checks++
+		if !strings.HasPrefix(l, "check ") || !strings.HasSuffix(l, ": true") {
+			t.Errorf("failed: %s", l)
+		}
+	}
+	if checks != 21 {
+		t.Errorf("%d checks ran, want 21", checks)
+	}
+	if t.Failed() {
+		g.dump(t)
+	}
+}
+
+// TestGuestUserTrap: INT3 in user code is SIGTRAP and INT 4 is SIGSEGV with SI_KERNEL, as on
+// Linux; the IDT gates of vectors 3 and 4 must admit CPL 3 (a DPL-0 gate made INT3 a #GP, and
+// the runtime said SIGSEGV).
+func TestGuestUserTrap(t *testing.T) {
+	for mode, want := range map[string]string{
+		"int3": "SIGTRAP: trace trap\nPC=",
+		"int4": "[signal SIGSEGV: segmentation violation code=0x80 addr=0x0 pc=",
+	} {
+		t.Run(mode, func(t *testing.T) {
+			g := boot(t, pkg("usertrap"), opts{args: []string{mode}})
+			g.wantCode(t, 2)
+			g.wantStdout(t, "raising "+mode+"\n")
+			wantContains(t, g, "stderr", g.stderr, want)
+		})
+	}
+}
