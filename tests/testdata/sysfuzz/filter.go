@@ -321,6 +321,19 @@ func (w *worker) rule(nr uint64, a *[6]uint64) string {
 			return "creates a blocking eventfd (reads and writes may wait forever, as on Linux)"
 		}
 		return ""
+	case 22: // pipe
+		return "creates a blocking pipe (reads and writes may wait forever, as on Linux)"
+	case nrPipe2:
+		if fl := uint32(a[1]); fl&^(syscall.O_NONBLOCK|syscall.O_CLOEXEC) != 0 || f.unreadable(a[0], 8) {
+			return "" // EINVAL or EFAULT: no pipe
+		}
+		if uint32(a[1])&syscall.O_NONBLOCK == 0 {
+			return "creates a blocking pipe (reads and writes may wait forever, as on Linux)"
+		}
+		if !w.inSlot(a[0], 8) {
+			return "would put a pipe's fds where the fuzzer cannot read them back (they would leak)"
+		}
+		return ""
 	case nrEpollCtl:
 		if fd(0) {
 			return "changes the runtime's epoll interest list"

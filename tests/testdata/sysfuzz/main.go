@@ -285,6 +285,7 @@ var specs = []spec{
 	{nr: nrEpollPwait, name: "epoll_pwait", weight: 8, args: []argKind{kEpfd, kPtr, kConst, kConst, kPtr, kConst},
 		consts: [6][]uint64{2: maxEvents, 3: epTimeout, 5: setsize}},
 	{nr: nrEventfd2, name: "eventfd2", weight: 5, args: []argKind{kInt, kConst}, consts: [6][]uint64{1: {0x800, 0x800, 0x80800, 0, 1, 0x801, 0x80000, neg(-1)}}},
+	{nr: nrPipe2, name: "pipe2", weight: 4, args: []argKind{kPtr, kConst}, consts: [6][]uint64{1: {0x800, 0x800, 0x80800, 0, 0x4000, 0x80, 0x1000000, neg(-1)}}},
 	{nr: nrEpollCreate1, name: "epoll_create1", weight: 3, args: []argKind{kConst}, consts: [6][]uint64{0: {0, 0, 0x80000, 1, neg(-1)}}},
 	{nr: nrPrlimit64, name: "prlimit64", weight: 3, args: []argKind{kPid, kConst, kNull, kPtr}, consts: [6][]uint64{1: rlimits}},
 	{nr: nrGetrandom, name: "getrandom", weight: 6, args: []argKind{kPtr, kLen, kConst}, consts: [6][]uint64{2: {0, 1, 2, 4, 7, 8, 1 << 32}}},
@@ -849,6 +850,12 @@ func (w *worker) after(nr uint64, a [6]uint64, r uint64) {
 				kind = fdEpoll
 			}
 			w.own(r, kind)
+		}
+	case nrPipe2:
+		if w.inSlot(a[0], 8) { // the filter lets no other pipe2 succeed
+			fds := w.slotU64(a[0])
+			w.own(uint64(uint32(fds)), fdPipe)
+			w.own(fds>>32, fdPipe)
 		}
 	case nrSocket, nrAccept, nrAccept4, nrListen, nrDup, nrDup2, nrDup3, nrFcntl:
 		w.sockAfter(nr, a, r)

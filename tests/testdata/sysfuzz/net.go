@@ -41,6 +41,7 @@ const (
 	fdTCP    = 3 // a TCP socket: unconnected, connecting or connected
 	fdListen = 4 // a TCP socket that listens
 	fdUDP    = 5
+	fdPipe   = 6 // either end of a non-blocking pipe (pipe2 in after)
 )
 
 // sockMask picks any socket kind in createdFD.
