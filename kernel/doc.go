@@ -111,7 +111,7 @@
 // percpu.go; platform.go sched.Platform; thread.go; signal.go delivery and rt_sigreturn;
 // sigsource.go the siginfo of timer and kernel signals; cputime.go CPU-time accounting;
 // ptimer.go POSIX timers; itimer.go setitimer's timers;
-// syscall.go the table; sys_*.go the calls by family; fd.go the fd table and fileOps;
+// syscall.go the table; sys_*.go the calls by family (sys_wait.go: no children, ECHILD); fd.go the fd table and fileOps;
 // fd_console.go, fd_eventfd.go, fd_pipe.go, epoll.go, fd_socket.go, fd_etc.go the kinds; irq.go the
 // interrupt table and its self-test; nic.go the virtio-net NIC and its file; net_poller.go
 // the network poller; net_svc.go gmpos_net, the stack's events and requests; socket.go,

@@ -236,6 +236,10 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 	// The process and the machine (sys_info.go, sys_gmpos.go).
 	case nrGetpid:
 		r = int64(processID)
+	case nrWait4:
+		r = sysWait4(int32(a[0]), uint32(a[2]))
+	case nrWaitid:
+		r = sysWaitid(uint32(a[0]), int32(a[1]), uintptr(a[2]), uint32(a[3]))
 	case nrGettid:
 		r = int64(t.tid)
 	case nrGetppid:

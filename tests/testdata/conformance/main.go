@@ -38,6 +38,8 @@ const (
 	sysFstat            = 5
 	sysLstat            = 6
 	sysLseek            = 8
+	sysWait4            = 61
+	sysWaitid           = 247
 	sysMmap             = 9
 	sysMprotect         = 10
 	sysMunmap           = 11
@@ -452,6 +454,7 @@ func main() {
 	eventfdCases()
 	epollCases()
 	miscCases()
+	waitCases()
 	socketCases()
 	bindCases()
 	connectCases()
@@ -2113,6 +2116,45 @@ func itimerCases() {
 	p("alarm/0", num(sys(sysAlarm, 0)))
 	p("alarm/3600", num(sys(sysAlarm, 3600)))
 	p("alarm/0,after-3600", num(sys(sysAlarm, 0)))
+}
+
+// wait4 and waitid (kernel/exit.c) in a process without children: the option and id checks
+// come first, then ECHILD; a failing call touches none of its buffers (a bad one is no EFAULT).
+func waitCases() {
+	const wnohang, wstopped, wexited, wcontinued, wnowait, wall, wclone = 1, 2, 4, 8, 0x01000000, 0x40000000, 0x80000000
+	b := obuf()
+	p("wait4/-1", num(sys(sysWait4, neg1, b, 0, 0)))
+	p("wait4/-1,WNOHANG", num(sys(sysWait4, neg1, b, wnohang, 0)))
+	p("wait4/-1,WUNTRACED|WCONTINUED|__WALL|__WCLONE", num(sys(sysWait4, neg1, 0, wstopped|wcontinued|wall|wclone, 0)))
+	p("wait4/pid=1", num(sys(sysWait4, 1, 0, 0, 0)))
+	p("wait4/pid=0", num(sys(sysWait4, 0, 0, 0, 0)))
+	p("wait4/pid=-5", num(sys(sysWait4, neg(5), 0, 0, 0)))
+	p("wait4/pid=INT_MIN", num(sys(sysWait4, 1<<31, 0, 0, 0)))
+	p("wait4/options=WEXITED", num(sys(sysWait4, neg1, 0, wexited, 0)))
+	p("wait4/options=WNOWAIT", num(sys(sysWait4, neg1, 0, wnowait, 0)))
+	p("wait4/status=8,rusage=8", num(sys(sysWait4, neg1, 8, 0, 8)))
+	p("waitid/P_ALL,WEXITED", num(sys(sysWaitid, 0, 0, b, wexited, 0)))
+	p("waitid/P_ALL,WEXITED|WNOHANG|WNOWAIT", num(sys(sysWaitid, 0, 0, b, wexited|wnohang|wnowait, 0)))
+	p("waitid/P_ALL,options=0", num(sys(sysWaitid, 0, 0, b, 0, 0)))
+	p("waitid/P_ALL,WNOHANG", num(sys(sysWaitid, 0, 0, b, wnohang, 0)))
+	p("waitid/P_ALL,options=0x10|WEXITED", num(sys(sysWaitid, 0, 0, b, 0x10|wexited, 0)))
+	p("waitid/P_PID,0", num(sys(sysWaitid, 1, 0, b, wexited, 0)))
+	p("waitid/P_PID,1", num(sys(sysWaitid, 1, 1, b, wstopped, 0)))
+	p("waitid/P_PGID,-1", num(sys(sysWaitid, 2, neg1, b, wexited, 0)))
+	p("waitid/P_PGID,0", num(sys(sysWaitid, 2, 0, b, wcontinued, 0)))
+	p("waitid/P_PIDFD,-1", num(sys(sysWaitid, 3, neg1, b, wexited, 0)))
+	p("waitid/P_PIDFD,fd=0", num(sys(sysWaitid, 3, 0, b, wexited, 0)))
+	p("waitid/P_PIDFD,fd=unused", num(sys(sysWaitid, 3, unusedFD, b, wexited, 0)))
+	p("waitid/idtype=4", num(sys(sysWaitid, 4, 0, b, wexited, 0)))
+	p("waitid/idtype=1<<32", num(sys(sysWaitid, hi, 0, b, wexited, 0)))
+	p("waitid/infop=8,rusage=8", num(sys(sysWaitid, 0, 0, 8, wexited, 8)))
+	// The siginfo written with an error: si_signo..si_status zero, the padding at 12 untouched.
+	var info [32]uint32
+	for i := range info {
+		info[i] = 0xa5a5a5a5
+	}
+	_, e := sys(sysWaitid, 0, 0, uintptr(unsafe.Pointer(&info)), 0, 0)
+	p("waitid/options=0,infop written", fmt.Sprintf("%s %#x %#x %#x %#x", ename(e), info[0], info[3], info[6], info[7]))
 }
 
 func miscCases() {
