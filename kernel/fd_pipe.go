@@ -3,7 +3,10 @@
 
 package kernel
 
-import "gmpos/kernel/netabi"
+import (
+	"gmpos/kernel/netabi"
+	"gmpos/sched"
+)
 
 // A pipe (fs/pipe.c) is two open files of kind kindPipe, the read end (O_RDONLY) and the write
 // end (O_WRONLY), whose priv is the index of one pipeState. The data is a sockRing (socket.go):
@@ -235,4 +238,85 @@ func pipeSize(cmd int32, arg uint64) int64 {
 		return -EPERM
 	}
 	return int64(pipeCapacity)
+}
+
+// splice(2) flags (include/linux/splice.h): SPLICE_F_MOVE, _NONBLOCK, _MORE, _GIFT.
+const (
+	spliceNonblock = 0x02
+	spliceAll      = 0x0f
+)
+
+// sysSplice moves data between two pipes without a user buffer (fs/splice.c). Between a pipe and
+// any other gmpos file it is EINVAL, Linux's answer for a file without splice_read or
+// splice_write: none of gmpos's other kinds has them, and a caller such as Go's
+// net.TCPConn.ReadFrom then falls back to copying (it treats every other error as fatal to the
+// copy). The checks come in Linux's order: len 0, the flags, the fds, an offset on a pipe
+// (ESPIPE), the access modes, the same pipe at both ends.
+func sysSplice(t *Thread, gp sched.GID, cpu int, fdIn int32, offIn uintptr, fdOut int32, offOut uintptr, n uintptr, flags uint32) int64 {
+	if n == 0 {
+		return 0
+	}
+	if flags&^spliceAll != 0 {
+		return -EINVAL
+	}
+	in, _ := fdFile(fdIn)
+	out, ofi := fdFile(fdOut)
+	if in == nil || out == nil {
+		return -EBADF
+	}
+	inPipe, outPipe := in.kind == kindPipe, out.kind == kindPipe
+	if inPipe && offIn != 0 || outPipe && offOut != 0 {
+		return -ESPIPE
+	}
+	if in.flags&oAccmode == oWronly || out.flags&oAccmode == oRdonly {
+		return -EBADF
+	}
+	if !inPipe || !outPipe {
+		return -EINVAL
+	}
+	src, dst := pipeOf(in), pipeOf(out)
+	if src == dst {
+		return -EINVAL
+	}
+	// splice_pipe_to_pipe: wait for data in src (EOF if its writer is gone), then for room in
+	// dst (EPIPE if its reader is gone), unless non-blocking.
+	nonblock := flags&spliceNonblock != 0 || in.flags&oNonblock != 0 || out.flags&oNonblock != 0
+	if src.ring.used() == 0 {
+		if !src.wrOpen {
+			return 0
+		}
+		if !nonblock {
+			waitFileEvent(t, gp, cpu, int(src.rfi), epollIn|epollErr|epollHup)
+		}
+		return -EAGAIN
+	}
+	if !dst.rdOpen {
+		postSignal(t, gp, sigPIPE, cpu)
+		return -EPIPE
+	}
+	if dst.ring.space() == 0 {
+		if !nonblock {
+			waitFileEvent(t, gp, cpu, ofi, epollOut|epollErr|epollHup)
+		}
+		return -EAGAIN
+	}
+	c := min(uint64(n), src.ring.used(), dst.ring.space())
+	for done := uint64(0); done < c; {
+		p, room := src.ring.chunk(src.ring.head + done)
+		k := min(room, c-done)
+		dst.ring.write(p, k)
+		done += k
+	}
+	srcWasFull, dstWasEmpty := src.ring.space() < pipeBuf, dst.ring.used() == c
+	src.ring.head += c
+	if src.ring.head == src.ring.tail {
+		src.ring.head, src.ring.tail = 0, 0
+	}
+	if srcWasFull && src.ring.space() >= pipeBuf && src.wrOpen {
+		fileNotify(int(src.wfi), epollOut, cpu)
+	}
+	if dstWasEmpty {
+		fileNotify(int(dst.rfi), epollIn, cpu)
+	}
+	return int64(c)
 }

@@ -123,6 +123,8 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 		r = sysPipe2(uintptr(a[0]), int32(a[1]))
 	case nrPipe:
 		r = sysPipe2(uintptr(a[0]), 0)
+	case nrSplice:
+		r = sysSplice(t, gp, cpu, fd0, uintptr(a[1]), int32(a[2]), uintptr(a[3]), uintptr(a[4]), uint32(a[5]))
 	case nrEventfd:
 		r = sysEventfd2(uint32(a[0]), 0)
 	case nrEpollCreate1:

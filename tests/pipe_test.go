@@ -10,7 +10,8 @@ import (
 
 // TestGuestPipes runs testdata/pipes: os.Pipe through the netpoller (4 MiB with a checksum, EOF),
 // EPIPE with SIGPIPE, non-blocking EAGAIN, PIPE_BUF atomicity, a full pipe, fstat, lseek,
-// F_GETPIPE_SZ, a blocking read, bad flags and pointers without leaked fds, and a read deadline.
+// F_GETPIPE_SZ, a blocking read, bad flags and pointers without leaked fds, splice between pipes,
+// and a read deadline.
 // Every check must hold, as it does natively (GMPOS_GUEST=native).
 func TestGuestPipes(t *testing.T) {
 	g := boot(t, pkg("pipes"), opts{})
@@ -22,8 +23,8 @@ func TestGuestPipes(t *testing.T) {
 			t.Errorf("failed: %s", l)
 		}
 	}
-	if checks != 21 {
-		t.Errorf("%d checks ran, want 21", checks)
+	if checks != 27 {
+		t.Errorf("%d checks ran, want 27", checks)
 	}
 	if t.Failed() {
 		g.dump(t)

@@ -138,6 +138,32 @@ func main() {
 	c, d, _ := pipe2(0)
 	check("no fd leaked by the failures", c == a && d == b)
 
+	// splice between two pipes moves the bytes without a user buffer; its argument checks.
+	r1, w1, _ := pipe2(syscall.O_NONBLOCK)
+	r2, w2, _ := pipe2(syscall.O_NONBLOCK)
+	splice := func(in int, offIn uintptr, out int, n, flags uintptr) (int, syscall.Errno) {
+		r, _, e := syscall.Syscall6(syscall.SYS_SPLICE, uintptr(in), offIn, uintptr(out), 0, n, flags)
+		return int(r), e
+	}
+	syscall.Write(w1, []byte("hello"))
+	n, e = splice(r1, 0, w2, 100, 0)
+	m, _ := syscall.Read(r2, buf)
+	check("splice pipe to pipe", e == 0 && n == 5 && string(buf[:m]) == "hello")
+	n, e = splice(r1, 0, w2, 100, 2 /* SPLICE_F_NONBLOCK */)
+	check("splice from an empty pipe, non-blocking: EAGAIN", e == syscall.EAGAIN)
+	n, e = splice(r1, 0, w2, 0, 0)
+	check("splice of 0 bytes: 0", e == 0 && n == 0)
+	_, e = splice(r1, 0, w2, 1, 0x10)
+	check("splice(unknown flag): EINVAL", e == syscall.EINVAL)
+	var off int64
+	_, e = splice(r1, uintptr(unsafe.Pointer(&off)), w2, 1, 0)
+	check("splice with an offset on a pipe: ESPIPE", e == syscall.ESPIPE)
+	_, e = splice(r1, 0, w1, 1, 0)
+	check("splice of a pipe into itself: EINVAL", e == syscall.EINVAL)
+	for _, fd := range []int{r1, w1, r2, w2} {
+		syscall.Close(fd)
+	}
+
 	// A pipe in the netpoller's hands again: the read end becomes readable while blocked in
 	// epoll_wait (os.File.Read with a deadline).
 	r, w, _ = os.Pipe()
