@@ -1,4 +1,5 @@
-// The micro-benchmarks: thread and goroutine hand-offs, goroutine creation, a system call.
+// The micro-benchmarks: thread and goroutine hand-offs, goroutine creation, a system call, and
+// the wake-up latency under spinning threads (wakeup.go).
 // SPDX-License-Identifier: BSD-3-Clause
 
 package main
@@ -15,6 +16,9 @@ func runMicro(scale float64) {
 	report("chan_pingpong", chanPingPong(n(200000)), "ns/roundtrip")
 	report("goroutine_spawn_join", spawnJoin(n(100000)), "ns/op")
 	report("syscall_getpid", getpid(n(200000)), "ns/op")
+	med, worst := syscallPreempt(n(20))
+	report("syscall_preempt_median", med, "ms/round")
+	report("syscall_preempt_worst", worst, "ms/round")
 }
 
 // futexPingPong bounces a token between two goroutines locked to their own threads

@@ -12,7 +12,8 @@
 //   - boot_to_main: QEMU start → the program's first line (host clock); kernel_boot_to_main:
 //     CLOCK_BOOTTIME when main starts (the guest kernel's own clock);
 //   - micro-benchmarks in the program: futex_pingpong (two LockOSThread goroutines),
-//     chan_pingpong, goroutine_spawn_join, syscall_getpid;
+//     chan_pingpong, goroutine_spawn_join, syscall_getpid, syscall_preempt_median and _worst
+//     (the runtime's TestPreemptionAfterSyscall timed: wake-up latency under spinning threads);
 //   - the network through QEMU's -hostfwd, driven from the host: http_req_per_s, http_p50 and
 //     http_p99 (GET / from 16 keep-alive connections for 10 s), tcp_host_to_guest and
 //     tcp_guest_to_host (64 MiB over one connection, timed on the host; MB = 10^6 bytes);

@@ -141,6 +141,7 @@ func fmtRatio(r float64) string {
 var order = []string{
 	"boot_to_main", "kernel_boot_to_main",
 	"futex_pingpong", "chan_pingpong", "goroutine_spawn_join", "syscall_getpid",
+	"syscall_preempt_median", "syscall_preempt_worst",
 	"http_req_per_s", "http_p50", "http_p99", "tcp_host_to_guest", "tcp_guest_to_host",
 }
 
