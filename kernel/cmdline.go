@@ -170,6 +170,8 @@ func parseCmdline(line []byte) {
 			if cmd.nenv < maxEnv {
 				cmd.env[cmd.nenv] = strRef{r.off + 4, r.n - 4}
 				cmd.nenv++
+			} else {
+				cmd.bad = true // dropped: said at boot, as for arguments beyond maxArgs
 			}
 		case hasPrefix(b, "sched="):
 			cmd.sched = strRef{r.off + 6, r.n - 6}

@@ -11,6 +11,10 @@
 // go.work). The program is not modified: the kernel import is injected with
 // go build -overlay. See package gmpos/qemu/runner and README.md.
 //
+// The program's environment (env.go) is assembled here: defaults, -env-file, -e, and the Go
+// runtime's variables from the host, which the command keeps for the guest alone by
+// re-executing itself without them before anything else runs.
+//
 // Exit status: the guest's exit status (0..255); 101 kernel panic; 124
 // timeout; 125 the runner or QEMU failed, or the guest stopped without an
 // exit record; 130 interrupted (Ctrl-C). `go run` turns every non-zero

@@ -34,6 +34,7 @@ Exit status of run: guest status; 101 kernel panic; 124 timeout; 125 runner/QEMU
 }
 
 func main() {
+	shedRuntimeEnv()
 	if len(os.Args) < 2 {
 		usage()
 		os.Exit(runner.ExitRunnerError)
@@ -73,8 +74,12 @@ func run(argv []string) int {
 	fs.StringVar(&cfg.Machine.Machine, "machine", "q35", "machine type: q35 or pc")
 	fs.BoolVar(&cfg.Verbose, "v", false, "print the build and QEMU commands and boot timings")
 	stats := fs.Bool("stats", false, "print build time and boot timings (QEMU start → kernel entry → first output) at exit")
-	var kopts multiFlag
-	fs.Var(&kopts, "kopt", "kernel option KEY=VALUE (repeatable), e.g. sched=gmp, env=NAME=VALUE, klog=1")
+	var kopts, envVars, envFiles multiFlag
+	fs.Var(&kopts, "kopt", "kernel option KEY=VALUE (repeatable), e.g. sched=gmp, klog=1")
+	fs.Var(&envVars, "e", "set the program's environment variable `KEY=VALUE` (repeatable; KEY alone: the host's value). "+
+		"The program starts with PATH="+runner.DefaultPath+", HOME=/, the host's TERM, and the host's "+
+		strings.Join(runner.RuntimeEnv, ", ")+" when set: those reach the program only, not the runner or go build")
+	fs.Var(&envFiles, "env-file", "read environment variables from `FILE`, one KEY=VALUE per line (# comments; repeatable; -e wins)")
 	fs.BoolVar(&cfg.GDB, "gdb", false, "start QEMU with -s -S and wait for gdb on :1234")
 	fs.StringVar(&cfg.KeepDir, "keep", "", "keep the ELF and boot image in this directory")
 	netMode := fs.String("net", "auto", "network: user (a virtio-net NIC on QEMU user networking), none, or auto (user if the program imports net)")
@@ -108,7 +113,22 @@ func run(argv []string) int {
 	if !timeoutSet && !cfg.GDB {
 		cfg.Timeout = 5 * time.Minute
 	}
-	cfg.KOpts = kopts
+	// -kopt env=K=V is the older spelling of -e K=V: fold it in, in order, so that the one
+	// environment is merged (and counted) in one place.
+	var vars []string
+	for _, o := range kopts {
+		if kv, ok := strings.CutPrefix(o, "env="); ok {
+			vars = append(vars, kv)
+		} else {
+			cfg.KOpts = append(cfg.KOpts, o)
+		}
+	}
+	env, err := guestEnv(envFiles, append(vars, envVars...))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gmpos: %v\n", err)
+		return runner.ExitRunnerError
+	}
+	cfg.Env = env
 	cfg.Net.Mode = runner.NetMode(*netMode)
 	if err := cfg.Net.Validate(); err != nil {
 		fmt.Fprintf(os.Stderr, "gmpos: %v\n", err)

@@ -124,7 +124,7 @@ func BuildCommand(t *Target, spec BuildSpec, out string) (*exec.Cmd, error) {
 // environment and the package argument for t's kind. plainExtra are files added to a plain
 // target's list (the overlay's file). why is GuestGOAMD64's explanation.
 func goCommand(t *Target, spec BuildSpec, args []string, plainExtra ...string) (cmd *exec.Cmd, why string, err error) {
-	env := append(os.Environ(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0")
+	env := append(BuildEnviron(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0")
 	level, why := GuestGOAMD64(os.Getenv("GOAMD64"))
 	if why != "" {
 		env = append(env, "GOAMD64="+level)
@@ -178,7 +178,7 @@ func Build(t *Target, spec BuildSpec, img string) error {
 // envPrefix shows the variables the runner sets, for -v.
 func envPrefix(env []string) string {
 	var s []string
-	for _, e := range env[len(os.Environ()):] {
+	for _, e := range env[len(BuildEnviron()):] {
 		s = append(s, e)
 	}
 	return strings.Join(s, " ")

@@ -27,6 +27,7 @@ type Config struct {
 	Timeout time.Duration // 0: wait forever
 	Verbose bool          // print the build and QEMU commands to Log
 	KOpts   []string      // kernel options KEY=VALUE
+	Env     []string      // the program's environment, KEY=VALUE (env.go: DefaultEnv, at most MaxEnv)
 	Args    []string      // argv[1:]
 	KeepDir string        // if set, keep the ELF and image here
 	Net     Network       // -net, -hostfwd, -netinject; the zero value is -net auto
@@ -99,7 +100,11 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmdline, err := Cmdline(t.Name, cfg.KOpts, cfg.Args)
+	envOpts, err := envKOpts(cfg.Env)
+	if err != nil {
+		return nil, err
+	}
+	cmdline, err := Cmdline(t.Name, append(envOpts, cfg.KOpts...), cfg.Args)
 	if err != nil {
 		return nil, err
 	}
