@@ -34,6 +34,12 @@ type Board interface {
 
 	// ConsoleWrite sends p on a console channel: consoleStdout, consoleStderr, consoleControl.
 	ConsoleWrite(ch int, p []byte)
+	// Console input (console_input.go): ConsoleInputIRQ is the interrupt line of channel ch's
+	// receiver (-1: none; boot); ConsoleInputEnable turns that interrupt on or off;
+	// ConsoleRead takes one received byte, ok false if none waits.
+	ConsoleInputIRQ(ch int) int
+	ConsoleInputEnable(ch int, on bool)
+	ConsoleRead(ch int) (c byte, ok bool)
 
 	// MeasureHz returns the rate of a counter, counted over ns nanoseconds of the board's
 	// reference clock. Boot.

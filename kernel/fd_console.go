@@ -8,15 +8,14 @@ package kernel
 const consoleStdin = 0
 
 // consoleFile is the kind of fds 0-2: stdout and stderr go to the board's console channels (on the
-// PC, COM1 and COM2: docs/contract.md); stdin is at end of file until the runner forwards input
-// (stdin is a later step).
+// PC, COM1 and COM2: docs/contract.md); stdin is what the runner forwards (console_input.go).
 type consoleFile struct{}
 
 func (consoleFile) read(f *file, buf, n uintptr) int64 {
 	if f.flags&oAccmode == oWronly {
 		return -EBADF
 	}
-	return 0 // end of file
+	return stdinRead(buf, n)
 }
 
 // consoleMax bounds one console write: the UART takes about 10 µs a byte and the kernel holds the
@@ -50,11 +49,10 @@ func (consoleFile) write(f *file, buf, n uintptr) int64 {
 	return int64(done)
 }
 
-// poll: output never blocks; stdin at end of file reads at once, like a pipe whose writer has
-// closed (EPOLLIN|EPOLLHUP).
+// poll: output never blocks; stdin is readable with data or at end of file (console_input.go).
 func (consoleFile) poll(f *file) uint32 {
 	if f.priv == consoleStdin {
-		return epollIn | epollHup
+		return stdinPoll()
 	}
 	return epollOut
 }

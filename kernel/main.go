@@ -54,6 +54,7 @@ func kernelMain() {
 		bootPanic("cannot map the device interrupt controller")
 	}
 	irqTestInit()                   // the interrupt self-test's handler
+	consoleInputInit()              // stdin and forwarded signals (console_input.go)
 	nicInit()                       // the network device, if the machine has one (nic.go)
 	ipconfigInit()                  // its addresses (ip=), /etc/hosts, /etc/resolv.conf
 	ncpu = startCPUs(board.Cores()) // the other cores check in and wait for smpGo

@@ -16,6 +16,8 @@ import "gmpos/sched"
 // Signal numbers (asm-generic/signal.h; x86 and arm64 agree on the ones used here).
 const (
 	sigHUP   = 1
+	sigINT   = 2
+	sigQUIT  = 3
 	sigILL   = 4
 	sigTRAP  = 5
 	sigABRT  = 6
@@ -24,6 +26,7 @@ const (
 	sigKILL  = 9
 	sigSEGV  = 11
 	sigPIPE  = 13
+	sigTERM  = 15
 	sigCHLD  = 17
 	sigCONT  = 18
 	sigSTOP  = 19

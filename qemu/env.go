@@ -1,5 +1,5 @@
-// The guest's environment on the command line: -e, -env-file, the defaults, and the runtime
-// variables that must reach the guest but not the runner or its build.
+// The guest's environment on the command line: -e, -env-file, the defaults, the runtime
+// variables that must reach the guest but not the runner or its build; and Ctrl-C.
 // SPDX-License-Identifier: BSD-3-Clause
 
 package main
@@ -8,8 +8,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"gmpos/qemu/runner"
 )
@@ -100,4 +102,36 @@ func guestEnv(envFiles, vars []string) ([]string, error) {
 		return nil, fmt.Errorf("%d environment variables: the kernel passes at most %d to the program", len(env), runner.MaxEnv)
 	}
 	return env, nil
+}
+
+// forwardSignals turns the runner's SIGINT and SIGTERM into signals for the program (the
+// returned channel, runner.Config.Signals): the program's signal.Notify handler runs, or the
+// signal's default action ends it (status 130 or 143). A second one within 2 s, or the program
+// still running grace after the first, stops QEMU instead: cancel, and the run ends with 130.
+func forwardSignals(cancel func(), grace time.Duration) <-chan int {
+	in := make(chan os.Signal, 4)
+	signal.Notify(in, os.Interrupt, syscall.SIGTERM)
+	out := make(chan int, 4)
+	go func() {
+		var last time.Time
+		for s := range in {
+			if !last.IsZero() && time.Since(last) < 2*time.Second {
+				fmt.Fprintln(os.Stderr, "gmpos: second interrupt within 2 s: stopping QEMU")
+				cancel()
+				return
+			}
+			if last.IsZero() && grace > 0 {
+				time.AfterFunc(grace, func() {
+					fmt.Fprintf(os.Stderr, "gmpos: the program did not exit within -grace %v of the signal: stopping QEMU\n", grace)
+					cancel()
+				})
+			}
+			last = time.Now()
+			select {
+			case out <- int(s.(syscall.Signal)):
+			default:
+			}
+		}
+	}()
+	return out
 }

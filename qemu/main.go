@@ -9,10 +9,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"gmpos/qemu/runner"
@@ -96,6 +94,7 @@ func run(argv []string) int {
 		return err
 	})
 	fs.StringVar(&cfg.Net.Pcap, "pcap", "", "record the NIC's frames both ways into this pcap `FILE` (tcpdump -r, Wireshark; implies -net user)")
+	grace := fs.Duration("grace", 5*time.Second, "after a forwarded Ctrl-C or SIGTERM, stop QEMU (status 130) if the program has not exited within this long (0: wait)")
 	traceFile := fs.String("trace", "", "record the kernel scheduler's events (kernel option trace=1) and write a Perfetto/Chrome timeline of the cores to this JSON file")
 	fs.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: go run ./qemu run [flags] PKG [-- ARGS...]")
@@ -145,8 +144,10 @@ func run(argv []string) int {
 	}
 	cfg.Args = args
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	cfg.Stdin = os.Stdin
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg.Signals = forwardSignals(cancel, *grace)
 	res, err := runner.Run(ctx, pkg, cfg)
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(os.Stderr, "gmpos: interrupted; QEMU stopped")

@@ -28,6 +28,7 @@ type opts struct {
 	timeout time.Duration // default defaultTimeout
 	smp     int
 	net     runner.NetMode // -net; "" is auto
+	stdin   []byte         // the program's stdin (nil: empty)
 }
 
 // defaultTimeout bounds one boot under TCG, build excluded.
@@ -58,6 +59,9 @@ func boot(t *testing.T, pkg []string, o opts) guest {
 	cfg.KOpts = o.kopts
 	cfg.Args = o.args
 	cfg.Net.Mode = o.net
+	if o.stdin != nil {
+		cfg.Stdin = bytes.NewReader(o.stdin)
+	}
 	if o.smp > 0 {
 		cfg.SMP = o.smp
 	} else if n, err := strconv.Atoi(os.Getenv("GMPOS_TEST_SMP")); err == nil && n > 0 {
@@ -102,6 +106,9 @@ func runNative(t *testing.T, pkg []string, o opts) guest {
 	var stdout, stderr bytes.Buffer
 	run := exec.CommandContext(ctx, bin, o.args...)
 	run.Stdout, run.Stderr = &stdout, &stderr
+	if o.stdin != nil {
+		run.Stdin = bytes.NewReader(o.stdin)
+	}
 	err = run.Run()
 	g := guest{stdout: stdout.String(), stderr: stderr.String()}
 	var ee *exec.ExitError

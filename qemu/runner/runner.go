@@ -32,6 +32,9 @@ type Config struct {
 	KeepDir string        // if set, keep the ELF and image here
 	Net     Network       // -net, -hostfwd, -netinject; the zero value is -net auto
 
+	Stdin   io.Reader  // the program's stdin (COM1's input), then end of file; nil: empty
+	Signals <-chan int // signals for the program (COM2's input): SIGHUP, SIGINT, SIGQUIT, SIGTERM
+
 	Stdout io.Writer // guest fd 1 (COM1 after the start marker)
 	Stderr io.Writer // guest fd 2 (COM2)
 	Log    io.Writer // runner messages and kernel "log" records
@@ -184,7 +187,9 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	// If the runner dies (killed by a test timeout, say), QEMU must not
 	// outlive it: the kernel delivers SIGKILL to QEMU when its parent
 	// thread exits (prctl PR_SET_PDEATHSIG, Linux only, as is this tool).
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	// QEMU gets a process group of its own, so that a terminal's Ctrl-C reaches the runner
+	// only, which forwards it to the program (Signals) instead of QEMU quitting at once.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
 	var qout lockedBuffer
 	cmd.Stdout, cmd.Stderr = &qout, &qout
 	if cfg.Verbose {
@@ -198,8 +203,10 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 		logf("QEMU is waiting for gdb: gdb %s -ex 'target remote :1234'", elfPath)
 	}
 
-	// Stream the three ports.
-	var mu sync.Mutex // guards res.Records, res.Entry, res.FirstOutput
+	// Stream the three ports. Input waits for the kernel's "input" record (input.go).
+	inputReady, inputOnce := make(chan struct{}), sync.Once{}
+	defer inputOnce.Do(func() { close(inputReady) }) // the feeders then find the socket closed
+	var mu sync.Mutex                                // guards res.Records, res.Entry, res.FirstOutput
 	com1 := &MarkerWriter{W: orDiscard(cfg.Stdout), OnOutput: func() {
 		mu.Lock()
 		res.FirstOutput = time.Now()
@@ -224,6 +231,9 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 					mu.Lock()
 					if r.Kind == "entry" && res.Entry.IsZero() {
 						res.Entry = r.At
+					}
+					if r.Kind == "input" {
+						inputOnce.Do(func() { close(inputReady) })
 					}
 					if perr == nil {
 						res.Records = append(res.Records, r)
@@ -250,6 +260,12 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 			connMu.Lock()
 			conns[i] = c
 			connMu.Unlock()
+			switch i {
+			case 0:
+				go feedStdin(c, cfg.Stdin, inputReady)
+			case 1:
+				go feedSignals(c, cfg.Signals, inputReady)
+			}
 			sinks[i](c)
 		}(i)
 	}

@@ -49,3 +49,53 @@ func drainConsole() {
 		kuart.Drain(&ports[i], amd64.Inb, 100000)
 	}
 }
+
+// Console input: the runner writes the program's stdin to COM1 and its signal requests to COM2
+// (docs/contract.md, "Console input"); each port's receiver interrupts on its ISA line — COM1 on
+// IRQ 4, COM2 on IRQ 3 (the PC/AT wiring), which the MADT may route to another GSI. COM3 (IRQ 4
+// too, shared with COM1) stays output only.
+const (
+	ierERBFI = 1 << 0 // IER bit 0: interrupt when received data is available (datasheet §8.5)
+
+	// fcrRX14 enables the 16-byte FIFOs with the receive interrupt at 14 bytes, or at a
+	// character time-out with fewer (FCR bits 0, 6-7; §8.6). Without the FIFO every byte is an
+	// interrupt (QEMU then hands the UART one byte at a time): 7 KB/s of stdin under TCG. No
+	// FIFO-clear bits: bytes already received stay.
+	fcrRX14 = 1<<0 | 3<<6
+)
+
+// comIRQ is the ISA IRQ of each port's receiver.
+var comIRQ = [...]int{1: 4, 2: 3}
+
+// ConsoleInputIRQ is the interrupt line of console channel ch's receiver, -1 if it has none.
+func (b *Board) ConsoleInputIRQ(ch int) int {
+	if ch < 1 || ch >= len(comIRQ) {
+		return -1
+	}
+	gsi, _, _ := b.madt.isaLine(comIRQ[ch])
+	return gsi
+}
+
+// ConsoleInputEnable turns ch's receive interrupt on or off: off while the kernel's input buffer
+// is full, so that the UART keeps the bytes (and QEMU stops reading the runner's socket) instead
+// of interrupting for bytes with nowhere to go. Interrupt or trap context.
+func (b *Board) ConsoleInputEnable(ch int, on bool) {
+	if ch < 1 || ch >= len(comIRQ) {
+		return
+	}
+	var ier uint8
+	if on {
+		ier = ierERBFI
+		amd64.Outb(ports[ch].Base+uart.FCR, fcrRX14)
+	}
+	amd64.Outb(ports[ch].Base+uart.IER, ier)
+}
+
+// ConsoleRead takes one received byte from console channel ch (LSR.DR, then RBR); ok false if
+// none is waiting. Reading RBR clears the receive interrupt. Interrupt or trap context.
+func (b *Board) ConsoleRead(ch int) (c byte, ok bool) {
+	if ch < 1 || ch >= len(comIRQ) {
+		return 0, false
+	}
+	return ports[ch].Rx()
+}

@@ -7,6 +7,7 @@ import "unsafe"
 // KernelData calls add with the address and size of each of this package's variables: kernel memory
 // that no system call may read or write for the program (kernel/mm ProtectKernelData).
 func KernelData(add func(p, n uintptr)) {
+	add(uintptr(unsafe.Pointer(&comIRQ)), unsafe.Sizeof(comIRQ))
 	add(uintptr(unsafe.Pointer(&portIO)), unsafe.Sizeof(portIO))
 	add(uintptr(unsafe.Pointer(&ports)), unsafe.Sizeof(ports))
 }
