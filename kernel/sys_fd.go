@@ -53,9 +53,10 @@ func sysWrite(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr) int64 
 	if r == -EAGAIN && f.flags&oNonblock == 0 {
 		waitFileEvent(t, gp, cpu, fi, epollOut|epollErr|epollHup)
 	}
-	if r == -EPIPE && f.kind == kindPipe {
-		// pipe_write: a write to a pipe nobody reads raises SIGPIPE in the writer as well.
-		// (The Go runtime ignores it unless the fd is 1 or 2 or the program asked for it.)
+	if r == -EPIPE && (f.kind == kindPipe || f.kind == kindSocket && sockOf(f).typ == sockStream) {
+		// pipe_write, and sk_stream_error for a stream socket: a write nobody can read raises
+		// SIGPIPE in the writer as well. (The Go runtime ignores it unless the fd is 1 or 2 or
+		// the program asked for it.)
 		postSignal(t, gp, sigPIPE, cpu)
 	}
 	return r

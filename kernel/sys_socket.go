@@ -546,7 +546,7 @@ func sockSendMsg(t *Thread, gp sched.GID, cpu int, s *socket, f *file, fi int, u
 			return -EDESTADDRREQ
 		}
 	} else if e := sockSendable(s); e != 0 && e != -EAGAIN {
-		return e
+		return sockPipe(t, gp, cpu, s, flags, e)
 	}
 	if !cmsgOK(ctl, ctlLen) {
 		return -EINVAL
@@ -559,6 +559,15 @@ func sockSendMsg(t *Thread, gp sched.GID, cpu int, s *socket, f *file, fi int, u
 	r := sockSend(s, u, n, addr, alen)
 	if r == -EAGAIN && f.flags&oNonblock == 0 && flags&msgDontwait == 0 {
 		waitFileEvent(t, gp, cpu, fi, epollOut|epollErr|epollHup)
+	}
+	return sockPipe(t, gp, cpu, s, flags, r)
+}
+
+// sockPipe passes a send's result through, raising SIGPIPE in the sender when a stream socket
+// answered EPIPE and the call did not say MSG_NOSIGNAL (Linux's sk_stream_error).
+func sockPipe(t *Thread, gp sched.GID, cpu int, s *socket, flags uint32, r int64) int64 {
+	if r == -EPIPE && s.typ == sockStream && flags&msgNosignal == 0 {
+		postSignal(t, gp, sigPIPE, cpu)
 	}
 	return r
 }

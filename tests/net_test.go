@@ -968,7 +968,7 @@ func TestGuestNetHTTPClient(t *testing.T) {
 
 // netloopChecks are the checks testdata/netloop prints "ok NAME" for, in order.
 var netloopChecks = []string{"tcp_echo", "udp_echo", "lookup_localhost", "refused", "addrinuse",
-	"eof_after_close", "connect_timeout", "ipv6_unsupported", "stack_errno_range"}
+	"eof_after_close", "epipe_sigpipe", "connect_timeout", "ipv6_unsupported", "stack_errno_range"}
 
 // TestGuestNetLoop runs sockets over the guest's loopback (testdata/netloop): without a NIC
 // (-net none: the stack serves loopback only) in every pass, and with user networking (a NIC

@@ -1,6 +1,6 @@
 // netloop exercises sockets inside the guest, over the loopback interface: a TCP echo of 1 MiB,
 // a UDP echo, name lookup of localhost, and the errors Linux gives (connection refused, address
-// in use, end of stream after the peer closed, a connect timeout). It prints "ok NAME" per check
+// in use, end of stream after the peer closed, EPIPE with SIGPIPE, a connect timeout). It prints "ok NAME" per check
 // and exits 1 at the first failure (tests/net_test.go).
 package main
 
@@ -13,6 +13,7 @@ import (
 	"math/rand"
 	"net"
 	"os"
+	"os/signal"
 	"syscall"
 	"time"
 )
@@ -24,6 +25,7 @@ func main() {
 	check("refused", refused)
 	check("addrinuse", addrInUse)
 	check("eof_after_close", eofAfterClose)
+	check("epipe_sigpipe", epipeSigpipe)
 	check("connect_timeout", connectTimeout)
 	check("ipv6_unsupported", ipv6)
 	check("stack_errno_range", stackErrno)
@@ -174,6 +176,64 @@ func eofAfterClose() error {
 	n, err := c.Read(make([]byte, 8))
 	if n != 0 || err != io.EOF {
 		return fmt.Errorf("read after the peer closed: %d, %v; want 0, EOF", n, err)
+	}
+	return nil
+}
+
+// epipeSigpipe writes to a stream socket after shutting down its sending side: EPIPE and a
+// SIGPIPE for write and send, none with send(MSG_NOSIGNAL) (Linux's sk_stream_error).
+func epipeSigpipe() error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			io.Copy(io.Discard, c)
+			c.Close()
+		}
+	}()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGPIPE)
+	defer signal.Stop(sigs)
+	raw, err := c.(*net.TCPConn).SyscallConn()
+	if err != nil {
+		return err
+	}
+	var werr, serr, nerr error
+	raw.Control(func(fd uintptr) {
+		syscall.Shutdown(int(fd), syscall.SHUT_WR)
+		_, werr = syscall.Write(int(fd), []byte("x"))
+	})
+	got := func() bool {
+		select {
+		case <-sigs:
+			return true
+		case <-time.After(2 * time.Second):
+			return false
+		}
+	}
+	if w := got(); werr != syscall.EPIPE || !w {
+		return fmt.Errorf("write after SHUT_WR: %v, SIGPIPE %v; want EPIPE and a SIGPIPE", werr, w)
+	}
+	raw.Control(func(fd uintptr) { serr = syscall.Sendto(int(fd), []byte("x"), 0, nil) })
+	if s := got(); serr != syscall.EPIPE || !s {
+		return fmt.Errorf("send: %v, SIGPIPE %v; want EPIPE and a SIGPIPE", serr, s)
+	}
+	raw.Control(func(fd uintptr) { nerr = syscall.Sendto(int(fd), []byte("x"), syscall.MSG_NOSIGNAL, nil) })
+	select {
+	case <-sigs:
+		return fmt.Errorf("send(MSG_NOSIGNAL) raised SIGPIPE")
+	case <-time.After(200 * time.Millisecond):
+	}
+	if nerr != syscall.EPIPE {
+		return fmt.Errorf("send(MSG_NOSIGNAL): %v, want EPIPE", nerr)
 	}
 	return nil
 }
