@@ -66,7 +66,7 @@ func run(argv []string) int {
 	cfg := runner.DefaultConfig()
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.IntVar(&cfg.SMP, "smp", 1, "number of virtual CPUs")
-	fs.StringVar(&cfg.Mem, "m", "1G", "guest RAM (QEMU -m syntax: 512M, 1G)")
+	fs.StringVar(&cfg.Mem, "m", "auto", "guest RAM (QEMU -m syntax: 512M, 2G), or auto: a quarter of the host's available memory, 1G to 8G. A program that needs more ends with status 137 and \"out of memory\" on stderr")
 	timeout := fs.Duration("timeout", 0, "kill QEMU after this long and exit 124 (0: no limit; default 5m, or none with -gdb)")
 	fs.StringVar(&cfg.Accel, "accel", "tcg", "accelerator: tcg or kvm (kvm adds -cpu host,-arch-capabilities)")
 	fs.StringVar(&cfg.Machine.Machine, "machine", "q35", "machine type: q35 or pc")
@@ -109,6 +109,9 @@ func run(argv []string) int {
 	timeoutSet := false
 	fs.Visit(func(f *flag.Flag) { timeoutSet = timeoutSet || f.Name == "timeout" })
 	cfg.Timeout = *timeout
+	if cfg.Mem == "auto" {
+		cfg.Mem = runner.AutoMem(runner.HostAvailableKiB())
+	}
 	if !timeoutSet && !cfg.GDB {
 		cfg.Timeout = 5 * time.Minute
 	}

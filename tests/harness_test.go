@@ -29,6 +29,7 @@ type opts struct {
 	smp     int
 	net     runner.NetMode // -net; "" is auto
 	stdin   []byte         // the program's stdin (nil: empty)
+	mem     string         // guest RAM (-m); "" is the runner's default
 }
 
 // defaultTimeout bounds one boot under TCG, build excluded.
@@ -61,6 +62,9 @@ func boot(t *testing.T, pkg []string, o opts) guest {
 	cfg.Net.Mode = o.net
 	if o.stdin != nil {
 		cfg.Stdin = bytes.NewReader(o.stdin)
+	}
+	if o.mem != "" {
+		cfg.Mem = o.mem
 	}
 	if o.smp > 0 {
 		cfg.SMP = o.smp

@@ -328,3 +328,18 @@ func TestGuestKernelDataRefused(t *testing.T) {
 	g.wantStdout(t, "thread table"+refused+"scheduler"+refused+"VMA table"+refused+"per-CPU state"+refused+
 		"program global: clock_gettime errno 0, write 0 bytes errno 0, gmpos_info errno 0, getrandom errno 0\n")
 }
+
+// TestGuestOutOfMemory: a program that holds more than the guest's RAM ends with status 137 —
+// what Linux's OOM killer's SIGKILL gives, in README's table — and the kernel says why on
+// stderr, after the program got about as far as the RAM allows.
+func TestGuestOutOfMemory(t *testing.T) {
+	if native() {
+		t.Skip("would exhaust the host")
+	}
+	g := boot(t, pkg("oom"), opts{mem: "256M"})
+	g.wantCode(t, 137)
+	wantContains(t, g, "stderr", g.stderr, "gmpos: out of memory: thread ")
+	if !strings.Contains(g.stdout, "holding 96 MiB") || strings.Contains(g.stdout, "holding 256 MiB") {
+		t.Errorf("the program held too little or too much before the end:\n%s", g.stdout)
+	}
+}
