@@ -116,7 +116,8 @@
 // interrupt table and its self-test; nic.go the virtio-net NIC and its file; net_poller.go
 // the network poller; net_svc.go gmpos_net, the stack's events and requests; socket.go,
 // sys_socket.go sockets; netlink.go, fd_netlink.go, sys_netlink.go NETLINK_ROUTE sockets (the
-// interfaces); ipconfig.go the addresses (ip=); stack.go the initial process image; vdso.go the
+// interfaces); ipconfig.go the addresses (ip=); stack.go the initial process image
+// (args_module.go: argv and envp from the runner); vdso.go the
 // vDSO's pages (kernel/vdso); fault.go the fault report; cmdline.go,
 // klog.go, trace.go, ktime.go (where the kernel's time goes), util.go (user memory), uio.go
 // (buffers and iovec arrays of one transfer), errno.go; board.go the Board contract; abi_amd64.go,

@@ -98,7 +98,12 @@ func initMemory() {
 	nseg, imageEnd = imageSegments(segs[:])
 	var ram [mm.MaxRegions]mm.Region
 	nram := withoutImage(board.RAM(), imageBase, imageEnd, ram[:])
-	if mm.Init(ram[:nram]) == 0 {
+	// The argument module stays out of the allocator until the process image is built (its
+	// pages are never handed out: a few MiB at most), but in the direct map, through ram.
+	var free [mm.MaxRegions]mm.Region
+	modPA, modLen := board.BootModule()
+	nfree := withoutImage(ram[:nram], modPA, modPA+modLen, free[:])
+	if mm.Init(free[:nfree]) == 0 {
 		bootPanic("no usable RAM")
 	}
 	mm.FlushTLB = flushPage
@@ -150,6 +155,9 @@ func startFirstThread() {
 		bootPanic("cannot create the first thread")
 	}
 	processID = t.tid
+	if ok, why := readArgsModule(); !ok {
+		bootPanic(why)
+	}
 	sp, ok := buildUserStack()
 	if !ok {
 		bootPanic("cannot build the initial user stack")

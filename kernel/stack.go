@@ -57,8 +57,13 @@ func buildUserStack() (uintptr, bool) {
 	if mm.Space.RegisterFixed(base, userStackSize, mm.PROT_READ|mm.PROT_WRITE) != mm.OK {
 		return 0, false
 	}
-	// The image spans at most a few pages at the top; fault them in before the kernel writes.
-	if !mm.Space.UserRange(userStackTop-64<<10, 64<<10, true) {
+	// The image spans at most a few pages at the top (up to a few MiB with an argument
+	// module); fault them in before the kernel writes.
+	need := uintptr(64 << 10)
+	if bootArgs.n != 0 {
+		need = max(need, (argsImageSize()+mm.PageSize-1)&^(mm.PageSize-1))
+	}
+	if !mm.Space.UserRange(userStackTop-need, need, true) {
 		return 0, false
 	}
 	var random [16]byte
@@ -67,6 +72,9 @@ func buildUserStack() (uintptr, bool) {
 		for j := 0; j < 8; j++ {
 			random[i+j] = byte(v >> (8 * j))
 		}
+	}
+	if bootArgs.n != 0 {
+		return writeModuleImage(userStackTop, &random), true
 	}
 	return writeProcessImage(userStackTop, &random), true
 }
@@ -102,20 +110,7 @@ func writeProcessImage(top uintptr, random *[16]byte) uintptr {
 
 	// Count the words below so that the final SP (at argc) is 16-byte aligned, as the ABI wants
 	// at process entry.
-	var aux [10][2]uint64
-	naux := copy(aux[:], [][2]uint64{
-		{atPagesz, mm.PageSize},
-		{atClktck, 100},
-		{atRandom, uint64(randomAddr)},
-		{atSecure, 0},
-		{atExecfn, uint64(argv[0])},
-	})
-	if vdsoState.ehdr != 0 {
-		aux[naux] = [2]uint64{atSysinfoEhdr, uint64(vdsoState.ehdr)}
-		naux++
-	}
-	var extra [2][2]uint64
-	naux += copy(aux[naux:], extra[:archAuxv(&extra)])
+	aux, naux := auxVector(randomAddr, argv[0])
 	words := 1 + argc + 1 + nenv + 1 + 2*(naux+1)
 	if words%2 != 0 {
 		w.word(0)
@@ -150,4 +145,23 @@ func entropy() uint64 {
 	x *= 0xff51afd7ed558ccd
 	x ^= x >> 33
 	return x
+}
+
+// auxVector is the auxiliary vector (without AT_NULL): the page size, the clock tick, where the
+// AT_RANDOM bytes are, AT_EXECFN (argv[0]), the vDSO, and the architecture's own entries.
+func auxVector(randomAddr, execfn uintptr) (aux [10][2]uint64, n int) {
+	n = copy(aux[:], [][2]uint64{
+		{atPagesz, mm.PageSize},
+		{atClktck, 100},
+		{atRandom, uint64(randomAddr)},
+		{atSecure, 0},
+		{atExecfn, uint64(execfn)},
+	})
+	if vdsoState.ehdr != 0 {
+		aux[n] = [2]uint64{atSysinfoEhdr, uint64(vdsoState.ehdr)}
+		n++
+	}
+	var extra [2][2]uint64
+	n += copy(aux[n:], extra[:archAuxv(&extra)])
+	return aux, n
 }

@@ -11,6 +11,7 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&acct)), unsafe.Sizeof(acct))
 	add(uintptr(unsafe.Pointer(&bkl)), unsafe.Sizeof(bkl))
 	add(uintptr(unsafe.Pointer(&board)), unsafe.Sizeof(board))
+	add(uintptr(unsafe.Pointer(&bootArgs)), unsafe.Sizeof(bootArgs))
 	add(uintptr(unsafe.Pointer(&bootTimes)), unsafe.Sizeof(bootTimes))
 	add(uintptr(unsafe.Pointer(&clock)), unsafe.Sizeof(clock))
 	add(uintptr(unsafe.Pointer(&cmd)), unsafe.Sizeof(cmd))

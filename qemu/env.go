@@ -97,11 +97,7 @@ func guestEnv(envFiles, vars []string) ([]string, error) {
 		}
 		given = append(given, kv)
 	}
-	env := runner.MergeEnv(append(lists, given)...)
-	if len(env) > runner.MaxEnv {
-		return nil, fmt.Errorf("%d environment variables: the kernel passes at most %d to the program", len(env), runner.MaxEnv)
-	}
-	return env, nil
+	return runner.MergeEnv(append(lists, given)...), nil
 }
 
 // forwardSignals turns the runner's SIGINT and SIGTERM into signals for the program (the

@@ -4,6 +4,8 @@
 package tests
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,8 +16,8 @@ import (
 // TestGuestEnvFlags runs the command itself (built here) as a user would: the defaults (PATH,
 // HOME, the host's TERM), -env-file, -e (which wins), the older -kopt env=, and the Go runtime's
 // variables forwarded from the host — GODEBUG=gctrace=1 must reach the guest's runtime, which
-// then prints its collector's trace. Then the refusals: an -env-file line without '=', and more
-// variables than the kernel passes, exit 125 with the reason and boot nothing.
+// then prints its collector's trace. Then the refusals: an -env-file line without '=', and a
+// variable longer than Linux passes, exit 125 with the reason and boot nothing.
 func TestGuestEnvFlags(t *testing.T) {
 	if native() {
 		t.Skip("the runner's flags")
@@ -49,9 +51,10 @@ func TestGuestEnvFlags(t *testing.T) {
 		why  string
 	}{
 		{[]string{"-env-file", envFile + ".bad"}, "env.bad:2: want KEY=VALUE"},
-		{manyVars(65), " environment variables: the kernel passes at most 64"},
+		{[]string{"-env-file", envFile + ".big"}, "MAX_ARG_STRLEN"},
 	} {
 		os.WriteFile(envFile+".bad", []byte("A=1\nnot a variable\n"), 0o644)
+		os.WriteFile(envFile+".big", []byte("BIG="+strings.Repeat("x", 200<<10)+"\n"), 0o644)
 		cmd := exec.Command(cli, append(append([]string{"run", "-net", "none"}, c.args...), "./testdata/printenv")...)
 		out, err := cmd.CombinedOutput()
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 125 || !strings.Contains(string(out), c.why) {
@@ -60,11 +63,27 @@ func TestGuestEnvFlags(t *testing.T) {
 	}
 }
 
-// manyVars is n-2 -e flags: with the defaults, more than the kernel takes when n > 64.
-func manyVars(n int) []string {
-	var a []string
-	for i := range n - 2 {
-		a = append(a, "-e", "V"+strings.Repeat("x", i)+"=1")
+// TestGuestArgvWhole passes what execve would and the kernel command line could not: 1,000
+// arguments — empty ones, ones with blanks, quotes, % and bytes above 0x7f, and 64 KiB ones —
+// and 500 environment variables, through the argument module; the program hashes what it got.
+func TestGuestArgvWhole(t *testing.T) {
+	var args, env []string
+	for i := range 1000 {
+		switch i % 100 {
+		case 0:
+			args = append(args, "")
+		case 1:
+			args = append(args, strings.Repeat(string(rune('a'+i%26)), 64<<10))
+		default:
+			args = append(args, fmt.Sprintf("arg %d \"q\" 100%% \xff", i))
+		}
 	}
-	return a
+	for i := range 500 {
+		env = append(env, fmt.Sprintf("V%d=value %d", i, i))
+	}
+	want := fmt.Sprintf("1000 args %x\n500 env %x\n", sha256.Sum256([]byte(strings.Join(args, "\x00"))),
+		sha256.Sum256([]byte(strings.Join(env, "\x00"))))
+	g := boot(t, pkg("argv"), opts{args: args, env: env})
+	g.wantCode(t, 0)
+	g.wantStdout(t, want)
 }

@@ -30,6 +30,7 @@ type opts struct {
 	net     runner.NetMode // -net; "" is auto
 	stdin   []byte         // the program's stdin (nil: empty)
 	mem     string         // guest RAM (-m); "" is the runner's default
+	env     []string       // the program's environment (nil: empty)
 }
 
 // defaultTimeout bounds one boot under TCG, build excluded.
@@ -66,6 +67,7 @@ func boot(t *testing.T, pkg []string, o opts) guest {
 	if o.mem != "" {
 		cfg.Mem = o.mem
 	}
+	cfg.Env = o.env
 	if o.smp > 0 {
 		cfg.SMP = o.smp
 	} else if n, err := strconv.Atoi(os.Getenv("GMPOS_TEST_SMP")); err == nil && n > 0 {
@@ -112,6 +114,10 @@ func runNative(t *testing.T, pkg []string, o opts) guest {
 	run.Stdout, run.Stderr = &stdout, &stderr
 	if o.stdin != nil {
 		run.Stdin = bytes.NewReader(o.stdin)
+	}
+	run.Env = o.env
+	if run.Env == nil {
+		run.Env = []string{} // as the guest: nothing inherited
 	}
 	err = run.Run()
 	g := guest{stdout: stdout.String(), stderr: stderr.String()}

@@ -22,10 +22,6 @@ var RuntimeEnv = []string{"GOMAXPROCS", "GODEBUG", "GOGC", "GOMEMLIMIT", "GOTRAC
 // but programs look PATH up (exec.LookPath) and expect it set.
 const DefaultPath = "/usr/local/bin:/usr/bin:/bin"
 
-// MaxEnv is how many environment variables the kernel passes to the program (kernel/cmdline.go
-// maxEnv); the runner refuses more rather than let the kernel drop some.
-const MaxEnv = 64
-
 // isRuntimeEnv reports whether k is one of RuntimeEnv.
 func isRuntimeEnv(k string) bool {
 	for _, r := range RuntimeEnv {
@@ -130,26 +126,6 @@ func checkEnvKey(k string) error {
 		return fmt.Errorf("variable name %q contains '=' or NUL", k)
 	}
 	return nil
-}
-
-// envKOpts turns the environment into the kernel's env= options, refusing more variables than
-// the kernel takes.
-func envKOpts(env []string) ([]string, error) {
-	if len(env) > MaxEnv {
-		return nil, fmt.Errorf("%d environment variables: the kernel passes at most %d to the program", len(env), MaxEnv)
-	}
-	var opts []string
-	for _, kv := range env {
-		k, _, ok := strings.Cut(kv, "=")
-		if !ok {
-			return nil, fmt.Errorf("environment entry %q: want KEY=VALUE", kv)
-		}
-		if err := checkEnvKey(k); err != nil {
-			return nil, err
-		}
-		opts = append(opts, "env="+kv)
-	}
-	return opts, nil
 }
 
 // BuildEnviron is the host's environment for `go build`, without RuntimeEnv.

@@ -58,21 +58,37 @@ func TestParseEnvFile(t *testing.T) {
 	}
 }
 
-func TestEnvKOpts(t *testing.T) {
-	opts, err := envKOpts([]string{"A=1", "B=x y"})
-	if want := []string{"env=A=1", "env=B=x y"}; err != nil || !reflect.DeepEqual(opts, want) {
-		t.Errorf("envKOpts = %q, %v", opts, err)
+func TestArgsModule(t *testing.T) {
+	m, err := ArgsModule([]string{"prog", "", "a b"}, []string{"K=V"})
+	want := "GMPOSARG\x03\x00\x00\x00\x01\x00\x00\x00prog\x00\x00a b\x00K=V\x00"
+	if err != nil || string(m) != want {
+		t.Fatalf("ArgsModule = %q, %v; want %q", m, err, want)
 	}
-	many := make([]string, MaxEnv+1)
-	for i := range many {
-		many[i] = "V=1"
+	for _, c := range []struct {
+		argv, envp []string
+		why        string
+	}{
+		{nil, nil, "no argv[0]"},
+		{[]string{"p", "a\x00b"}, nil, "argument 1 contains a NUL"},
+		{[]string{"p", strings.Repeat("x", MaxArgStrlen)}, nil, "MAX_ARG_STRLEN"},
+		{[]string{"p"}, []string{"BIG=" + strings.Repeat("x", MaxArgStrlen)}, `environment variable "BIG" is`},
+		{append([]string{"p"}, manyStrings(20, 120<<10)...), nil, "E2BIG"},
+	} {
+		if _, err := ArgsModule(c.argv, c.envp); err == nil || !strings.Contains(err.Error(), c.why) {
+			t.Errorf("%d strings: %v, want an error saying %q", len(c.argv)+len(c.envp), err, c.why)
+		}
 	}
-	if _, err := envKOpts(many); err == nil || !strings.Contains(err.Error(), "at most") {
-		t.Errorf("%d variables: %v, want a refusal", len(many), err)
+	if _, err := ArgsModule(append([]string{"p"}, manyStrings(1000, 1000)...), nil); err != nil {
+		t.Errorf("1000 arguments of 1000 bytes: %v", err)
 	}
-	if _, err := envKOpts([]string{"noequals"}); err == nil {
-		t.Error("an entry without '=' was accepted")
+}
+
+func manyStrings(n, size int) []string {
+	s := make([]string, n)
+	for i := range s {
+		s[i] = strings.Repeat("y", size)
 	}
+	return s
 }
 
 func TestBuildEnvironSheds(t *testing.T) {

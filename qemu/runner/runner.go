@@ -27,7 +27,7 @@ type Config struct {
 	Timeout time.Duration // 0: wait forever
 	Verbose bool          // print the build and QEMU commands to Log
 	KOpts   []string      // kernel options KEY=VALUE
-	Env     []string      // the program's environment, KEY=VALUE (env.go: DefaultEnv, at most MaxEnv)
+	Env     []string      // the program's environment, KEY=VALUE (env.go: DefaultEnv; argsmod.go: Linux's limits)
 	Args    []string      // argv[1:]
 	KeepDir string        // if set, keep the ELF and image here
 	Net     Network       // -net, -hostfwd, -netinject; the zero value is -net auto
@@ -103,11 +103,23 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	envOpts, err := envKOpts(cfg.Env)
+	// argv and envp go in the argument module; the command line keeps the kernel's options.
+	argv0 := t.Name
+	var kopts []string
+	for _, o := range cfg.KOpts {
+		if v, ok := strings.CutPrefix(o, "argv0="); ok {
+			argv0 = v
+		} else if kv, ok := strings.CutPrefix(o, "env="); ok {
+			cfg.Env = append(cfg.Env, kv)
+		} else {
+			kopts = append(kopts, o)
+		}
+	}
+	argsMod, err := ArgsModule(append([]string{argv0}, cfg.Args...), cfg.Env)
 	if err != nil {
 		return nil, err
 	}
-	cmdline, err := Cmdline(t.Name, append(envOpts, cfg.KOpts...), cfg.Args)
+	cmdline, err := Cmdline(argv0, kopts, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -125,6 +137,10 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	}
 	defer os.RemoveAll(work)
 	img := filepath.Join(work, Escape(t.Name)+".img")
+	modPath := filepath.Join(work, "args")
+	if err := os.WriteFile(modPath, argsMod, 0o644); err != nil {
+		return nil, err
+	}
 
 	spec := cfg.Build
 	spec.WorkDir = work
@@ -183,6 +199,7 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 		logf("forwarding 127.0.0.1:%d (tcp) to the guest's port %d", f.Host, f.Guest)
 	}
 	args := append(QEMUArgs(cfg.Machine, img, cmdline, socks), NetArgs(cfg.Net, res.Net, sink)...)
+	args = append(args, "-initrd", modPath) // the Multiboot module: argv and envp
 	cmd := exec.Command(qemu, args...)
 	// If the runner dies (killed by a test timeout, say), QEMU must not
 	// outlive it: the kernel delivers SIGKILL to QEMU when its parent

@@ -17,6 +17,8 @@ type Board struct {
 	nram    int
 	cmdline [4096]byte // the loader's command line, copied out of its memory
 	ncmd    int
+	modPA   uintptr // the first Multiboot module: physical address and length (0: none)
+	modLen  uintptr
 	madt    madt // processors and interrupt wiring (acpi.go)
 
 	// Protected by the BKL:
@@ -52,3 +54,7 @@ func (b *Board) Cores() int { return b.madt.cpus }
 func peek32(pa uintptr) uint32 { return *(*uint32)(ptr(pa)) }
 func peek64(pa uintptr) uint64 { return *(*uint64)(ptr(pa)) }
 func peek8(pa uintptr) uint8   { return *(*uint8)(ptr(pa)) }
+
+// BootModule is the first module the loader placed in memory (the runner's argument module,
+// docs/contract.md), as a physical range; size 0 if there is none.
+func (b *Board) BootModule() (pa, size uintptr) { return b.modPA, b.modLen }

@@ -14,6 +14,7 @@ const (
 	mbMagic        = 0x2badb002 // EAX at entry (§3.2)
 	mbFlagMem      = 1 << 0     // mem_lower/mem_upper valid
 	mbFlagCmdline  = 1 << 2     // cmdline valid
+	mbFlagMods     = 1 << 3     // mods_count/mods_addr valid
 	mbFlagMmap     = 1 << 6     // mmap_length/mmap_addr valid
 	mbMemAvailable = 1          // memory map entry type: available RAM
 )
@@ -35,6 +36,15 @@ func (b *Board) parseMultiboot(magic, info uint32) bool {
 			}
 			b.cmdline[b.ncmd] = c
 			b.ncmd++
+		}
+	}
+	if flags&mbFlagMods != 0 && peek32(mbi+20) > 0 {
+		// The first module entry (§3.3, "mods_*"): mod_start, mod_end. A range that is empty,
+		// wraps or ends above 4 GiB is ignored; the kernel checks the contents.
+		m := uintptr(peek32(mbi + 24))
+		start, end := uintptr(peek32(m)), uintptr(peek32(m+4))
+		if end > start {
+			b.modPA, b.modLen = start, end-start
 		}
 	}
 	if flags&mbFlagMmap != 0 {
