@@ -109,15 +109,20 @@ func writeModuleImage(top uintptr, random *[16]byte) uintptr {
 	}
 	put(uint64(bootArgs.argc))
 	off := 0
-	for i := 0; i < bootArgs.argc+bootArgs.envc; i++ {
-		if i == bootArgs.argc {
-			put(0) // the end of argv
-		}
-		put(uint64(block + uintptr(off)))
+	next := func() uint64 { // the address of the next string in the block
+		at := block + uintptr(off)
 		for strs[off] != 0 {
 			off++
 		}
 		off++
+		return uint64(at)
+	}
+	for range bootArgs.argc {
+		put(next())
+	}
+	put(0) // the end of argv
+	for range bootArgs.envc {
+		put(next())
 	}
 	put(0) // the end of envp
 	for i := 0; i < naux; i++ {

@@ -44,8 +44,13 @@ func TestArgsModule(t *testing.T) {
 // TestModuleImage writes the process image of a module into a buffer and reads it back as the
 // Go runtime does: argc, argv, NULL, envp, NULL, auxv with AT_EXECFN = argv[0].
 func TestModuleImage(t *testing.T) {
-	argv := []string{"prog", "", "x y", strings.Repeat("z", 1000)}
-	envp := []string{"HOME=/", "E="}
+	for _, envp := range [][]string{{"HOME=/", "E="}, nil} {
+		moduleImage(t, []string{"prog", "", "x y", strings.Repeat("z", 1000)}, envp)
+	}
+	moduleImage(t, []string{"prog"}, nil)
+}
+
+func moduleImage(t *testing.T, argv, envp []string) {
 	m := module(argv, envp)
 	argc, envc, strs, _ := argsModule(m)
 	saved := bootArgs
@@ -78,7 +83,7 @@ func TestModuleImage(t *testing.T) {
 	for i++; word(i) != 0; i++ {
 		gotEnvp = append(gotEnvp, str(word(i)))
 	}
-	if !reflect.DeepEqual(gotArgv, argv) || !reflect.DeepEqual(gotEnvp, envp) {
+	if !reflect.DeepEqual(gotArgv, argv) || len(gotEnvp) != len(envp) || len(envp) > 0 && !reflect.DeepEqual(gotEnvp, envp) {
 		t.Fatalf("argv %q envp %q", gotArgv, gotEnvp)
 	}
 	execfn := uintptr(0)

@@ -41,6 +41,7 @@ const (
 	// fd_netlink.go: NETLINK_ROUTE sockets
 	kindNetlink
 	kindPipe // fd_pipe.go
+	kindDev  // fd_dev.go: /dev/null, /dev/zero, /dev/full, /dev/random, /dev/urandom
 	numKinds
 )
 
@@ -79,6 +80,7 @@ var kindCaps = [numKinds]uint8{
 	kindEtc:     canRead,
 	kindNetlink: canRead | canWrite,
 	kindPipe:    canRead | canWrite,
+	kindDev:     canRead | canWrite | canSeek,
 }
 
 // kinds is the operations table, indexed by fileKind. Zero-size values: the table is static
@@ -94,6 +96,7 @@ var kinds = [numKinds]fileOps{
 	kindEtc:     etcFileKind{},
 	kindNetlink: netlinkFile{},
 	kindPipe:    pipeFile{},
+	kindDev:     devFileKind{},
 }
 
 // file is an open file description.

@@ -20,6 +20,7 @@ const (
 	oTmpfile          = 0o20000000 | 0o200000 // __O_TMPFILE | O_DIRECTORY
 	oDirectory        = 0o200000
 	oCreat            = 0o100
+	oExcl             = 0o200
 )
 
 // lookupPath checks a path argument and what it is relative to, then fails the lookup: ENOENT.
@@ -56,6 +57,9 @@ func lookupPath(dirfd int32, path uintptr) (errno int64, empty bool) {
 	if etcHit = etcLookup(path, n); etcHit >= 0 {
 		return -ENOENT, false // only open knows these files (fd_etc.go)
 	}
+	if devHit = devLookup(path, n); devHit >= 0 {
+		return -ENOENT, false // the same for the memory devices (fd_dev.go)
+	}
 	if cmd.klog {
 		var k kbuf
 		k.s("log no file system: ").bytes(userBytes(path, min(n, 200))).s(" -> ENOENT").record()
@@ -70,6 +74,18 @@ func sysOpenat(dirfd int32, path uintptr, flags int32) int64 {
 		return -EINVAL
 	}
 	e, _ := lookupPath(dirfd, path)
+	if e == -ENOENT && devHit >= 0 {
+		if flags&oTmpfile != 0 {
+			return -EINVAL
+		}
+		if flags&(oCreat|oExcl) == oCreat|oExcl {
+			return -EEXIST
+		}
+		if flags&oDirectory != 0 {
+			return -ENOTDIR
+		}
+		return openFile(kindDev, uint32(flags)&(oAccmode|oNonblock|oAppend|oCloexec), uint64(devHit))
+	}
 	if e == -ENOENT && etcHit >= 0 {
 		if flags&oAccmode != oRdonly || flags&(oCreat|oTmpfile) != 0 {
 			return -EROFS
@@ -79,8 +95,9 @@ func sysOpenat(dirfd int32, path uintptr, flags int32) int64 {
 	return e
 }
 
-// etcHit is the /etc file lookupPath found last (fd_etc.go), -1 for none. BKL.
-var etcHit = -1
+// etcHit and devHit are the /etc file and the device lookupPath found last (fd_etc.go,
+// fd_dev.go), -1 for none. BKL.
+var etcHit, devHit = -1, -1
 
 // sysNewfstatat: with AT_EMPTY_PATH and an empty path it is fstat(dirfd).
 func sysNewfstatat(dirfd int32, path, st uintptr, flags int32) int64 {

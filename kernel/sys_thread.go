@@ -35,6 +35,13 @@ const (
 // (abi_<arch>.go cloneArgs).
 func sysClone(t *Thread, cpu int, a [6]uint64) int64 {
 	flags, stack, _, _, tls := cloneArgs(a)
+	if flags&cloneThread == 0 && (flags&cloneSighand == 0 || flags&cloneVM != 0) {
+		// A new process (fork, vfork, os/exec): gmpos runs one. ENOSYS, as for fork and
+		// vfork, says "not here" — EINVAL would blame the arguments — and os/exec reports it
+		// as "fork/exec PATH: function not implemented". (CLONE_SIGHAND without CLONE_VM is
+		// EINVAL first, as in Linux's copy_process.)
+		return -ENOSYS
+	}
 	if flags&cloneRequired != cloneRequired || flags&^cloneAllowed != 0 {
 		return -EINVAL
 	}

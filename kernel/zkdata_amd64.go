@@ -17,6 +17,8 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&cmd)), unsafe.Sizeof(cmd))
 	add(uintptr(unsafe.Pointer(&consoleSignals)), unsafe.Sizeof(consoleSignals))
 	add(uintptr(unsafe.Pointer(&cpus)), unsafe.Sizeof(cpus))
+	add(uintptr(unsafe.Pointer(&devFiles)), unsafe.Sizeof(devFiles))
+	add(uintptr(unsafe.Pointer(&devHit)), unsafe.Sizeof(devHit))
 	add(uintptr(unsafe.Pointer(&epitems)), unsafe.Sizeof(epitems))
 	add(uintptr(unsafe.Pointer(&epollVisitGen)), unsafe.Sizeof(epollVisitGen))
 	add(uintptr(unsafe.Pointer(&epolls)), unsafe.Sizeof(epolls))

@@ -47,3 +47,29 @@ func TestGuestUserTrap(t *testing.T) {
 		})
 	}
 }
+
+// TestGuestDevFiles opens the memory devices as programs do (/dev/null, /dev/zero, /dev/full,
+// /dev/urandom; every check as natively) and starts a command with os/exec, which opens
+// /dev/null first: it must get as far as starting the process, and say in Go's words that
+// gmpos cannot ("fork/exec PATH: function not implemented") — before /dev/null it said "open
+// /dev/null: no such file or directory".
+func TestGuestDevFiles(t *testing.T) {
+	g := boot(t, pkg("devfiles"), opts{})
+	g.wantCode(t, 0)
+	lines := strings.Split(strings.TrimSpace(g.stdout), "\n")
+	if len(lines) != 8 {
+		t.Fatalf("%d lines:\n%s", len(lines), g.stdout)
+	}
+	for _, l := range lines[:7] {
+		if !strings.HasSuffix(l, ": true") {
+			t.Errorf("failed: %s", l)
+		}
+	}
+	want := "exec: fork/exec /bin/true: function not implemented"
+	if native() {
+		want = "exec: <nil>"
+	}
+	if lines[7] != want {
+		t.Errorf("%q, want %q", lines[7], want)
+	}
+}
