@@ -2,7 +2,12 @@
 // linked in, boots it under QEMU and exits with the guest's exit code.
 //
 //	go run ./qemu run [flags] PKG [-- ARGS...]
+//	go run ./qemu test [flags] PKG [-- TESTFLAGS]
 //	go run ./qemu build [-o IMAGE] [-v] PKG
+//
+// test builds the package's tests (go test -c) with the kernel imported by a generated file in
+// the external test package, boots them, passes go test's flags (-run, -short, -v, ...) as
+// -test.* and ends with go test's "ok" or "FAIL" line and the binary's status.
 //
 // PKG is a directory, one or more .go files of one directory, or an import
 // path gmpos/...: a package of this module (./examples/demo), files outside

@@ -24,6 +24,9 @@ func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 func usage() {
 	fmt.Fprint(os.Stderr, `usage:
   go run ./qemu run [flags] PKG [-- ARGS...]   build PKG with the kernel and boot it
+  go run ./qemu test [flags] PKG [-- TESTFLAGS] run a package's own tests in the guest
+                                               (standard library or gmpos packages; -run,
+                                               -short, -v... as go test takes them)
   go run ./qemu build [-o IMAGE] [-v] PKG      only build the bootable image
 
 Run "go run ./qemu run -h" for the flags.
@@ -40,6 +43,8 @@ func main() {
 	switch os.Args[1] {
 	case "run":
 		os.Exit(run(os.Args[2:]))
+	case "test":
+		os.Exit(runTests(os.Args[2:]))
 	case "build":
 		os.Exit(build(os.Args[2:]))
 	case "-h", "-help", "--help", "help":
@@ -62,7 +67,36 @@ func splitArgs(rest []string) (pkg, args []string) {
 	return rest, nil
 }
 
-func run(argv []string) int {
+func run(argv []string) int { return runGuest(argv, false) }
+
+// runTests is `gmpos test [flags] PKG [-- test flags]`: the package's own tests in the guest.
+// The flags are run's; the test flags are go test's (-run, -short, -v, ...), given to the test
+// binary with go test's -test. prefix. It ends as go test does: "ok" or "FAIL" with the package
+// and the time, and the test binary's status.
+func runTests(argv []string) int { return runGuest(argv, true) }
+
+// testFlags are the go test flags that the test binary takes as -test.NAME.
+var testFlags = map[string]bool{"run": true, "skip": true, "short": true, "v": true, "count": true,
+	"bench": true, "benchtime": true, "benchmem": true, "cpu": true, "failfast": true, "list": true,
+	"timeout": true, "parallel": true, "shuffle": true, "fullpath": true}
+
+// testArgs prefixes go test's flags with "test." for the test binary.
+func testArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if name, ok := strings.CutPrefix(a, "-"); ok {
+			name = strings.TrimPrefix(name, "-")
+			base, _, _ := strings.Cut(name, "=")
+			if testFlags[base] {
+				out[i] = "-test." + name
+			}
+		}
+	}
+	return out
+}
+
+func runGuest(argv []string, test bool) int {
 	cfg := runner.DefaultConfig()
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.IntVar(&cfg.SMP, "smp", 1, "number of virtual CPUs")
@@ -146,6 +180,10 @@ func run(argv []string) int {
 		return runner.ExitRunnerError
 	}
 	cfg.Args = args
+	if test {
+		cfg.Build.Test = true
+		cfg.Args = testArgs(args)
+	}
 
 	cfg.Stdin = os.Stdin
 	ctx, cancel := context.WithCancel(context.Background())
@@ -162,6 +200,13 @@ func run(argv []string) int {
 	}
 	if res.Why != "" {
 		fmt.Fprintf(os.Stderr, "gmpos: %s\n", res.Why)
+	}
+	if test {
+		verdict := "ok  "
+		if res.ExitCode != 0 {
+			verdict = "FAIL"
+		}
+		fmt.Printf("%s\t%s\t%.3fs (in the guest)\n", verdict, res.Target.ImportPath, res.End.Sub(res.QEMUStart).Seconds())
 	}
 	if *traceFile != "" {
 		if err := writeTrace(*traceFile, res, strings.Join(pkg, " "), kopts); err != nil {

@@ -18,7 +18,11 @@ import (
 // build. With -e a broken program is listed as far as it goes instead of failing here: the
 // build that follows reports its errors properly.
 func ImportsNet(t *Target, spec BuildSpec) (bool, []string, error) {
-	cmd, _, err := goCommand(t, spec, []string{"list", "-e", "-deps", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}"})
+	args := []string{"list", "-e", "-deps", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}"}
+	if t.Kind == KindTest {
+		args = append(args[:3], append([]string{"-test"}, args[3:]...)...)
+	}
+	cmd, _, err := goCommand(t, spec, args)
 	if err != nil {
 		return false, nil, err
 	}

@@ -99,7 +99,15 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 			return nil, err
 		}
 	}
-	t, err := Resolve(pkg, cfg.Build.GmposRoot)
+	var t *Target
+	if cfg.Build.Test {
+		if len(pkg) != 1 {
+			return nil, fmt.Errorf("gmpos test: one package at a time")
+		}
+		t, err = ResolveTest(pkg[0], cfg.Build.GmposRoot)
+	} else {
+		t, err = Resolve(pkg, cfg.Build.GmposRoot)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,8 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -28,10 +30,13 @@ const (
 	// KindModule: a package of another module; its go.mod is honoured and
 	// gmpos joins the build through a temporary go.work.
 	KindModule
+	// KindTest: the tests of a standard-library package or of a package of the gmpos module,
+	// built with go test -c from the gmpos module (ResolveTest).
+	KindTest
 )
 
 func (k Kind) String() string {
-	return [...]string{"gmpos package", "plain files", "other module"}[k]
+	return [...]string{"gmpos package", "plain files", "other module", "package tests"}[k]
 }
 
 // Target is a resolved PKG argument.
@@ -42,6 +47,9 @@ type Target struct {
 	ModRoot string   // KindGmpos/KindModule: root of the enclosing module
 	ModPath string   // its module path
 	Name    string   // program name: argv[0] and image name
+
+	ImportPath string // KindTest: the package's import path
+	PkgName    string // KindTest: its package name (the overlay joins package PkgName_test)
 }
 
 // GmposModule is the module path of this repository.
@@ -210,4 +218,41 @@ func mainFiles(dir string) ([]string, error) {
 		return nil, fmt.Errorf("%s: no Go files for linux/amd64", dir)
 	}
 	return files, nil
+}
+
+// ResolveTest interprets the package argument of `gmpos test`: an import path of the standard
+// library or of the gmpos module, or a directory of the gmpos module. Packages of other modules
+// are refused (not yet supported: their go.mod would have to join a workspace with gmpos).
+func ResolveTest(pkg string, gmposRoot string) (*Target, error) {
+	arg := pkg
+	if st, err := os.Stat(pkg); err == nil && st.IsDir() {
+		abs, _ := filepath.Abs(pkg)
+		rel, err := filepath.Rel(gmposRoot, abs)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return nil, fmt.Errorf("gmpos test: %s is outside the gmpos module: only the standard library's and gmpos's packages can be tested in the guest yet", pkg)
+		}
+		arg = "./" + filepath.ToSlash(rel)
+	}
+	cmd := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}\t{{.Name}}\t{{.Dir}}\t{{.Standard}}\t{{with .Module}}{{.Path}}{{end}}\t{{with .Error}}{{.Err}}{{end}}", arg)
+	cmd.Dir = gmposRoot
+	cmd.Env = append(BuildEnviron(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0", "GOWORK=off")
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("gmpos test: go list %s: %v", pkg, err)
+	}
+	f := strings.Split(strings.TrimRight(string(out), "\n"), "\t")
+	if len(f) != 6 {
+		return nil, fmt.Errorf("gmpos test: go list %s: %q", pkg, out)
+	}
+	if f[5] != "" {
+		return nil, fmt.Errorf("gmpos test: %s: %s", pkg, f[5])
+	}
+	if f[3] != "true" && f[4] != GmposModule {
+		return nil, fmt.Errorf("gmpos test: %s is in module %s: only the standard library's and gmpos's packages can be tested in the guest yet", pkg, f[4])
+	}
+	if f[1] == "main" {
+		return nil, fmt.Errorf("gmpos test: %s is a command (package main): run it with gmpos run", pkg)
+	}
+	return &Target{Kind: KindTest, Dir: f[2], ModRoot: gmposRoot, ImportPath: f[0], PkgName: f[1],
+		Name: path.Base(f[0]) + ".test"}, nil
 }
