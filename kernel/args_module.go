@@ -89,11 +89,8 @@ func argsImageSize() uintptr {
 // writeModuleImage is writeProcessImage for the module's strings: they are copied as one block,
 // and argv/envp point into it. It writes upwards from the final SP.
 func writeModuleImage(top uintptr, random *[16]byte) uintptr {
-	sp := top - 16
-	randomAddr := sp
-	for i := range random {
-		*(*byte)(ptr(randomAddr + uintptr(i))) = random[i]
-	}
+	randomAddr := putRandom(top, random)
+	sp := randomAddr
 	strs := moduleStrings()
 	sp -= uintptr(len(strs))
 	block := sp

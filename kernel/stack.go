@@ -82,12 +82,8 @@ func buildUserStack() (uintptr, bool) {
 // writeProcessImage writes argv/envp (from cmd), the AT_RANDOM bytes and the auxiliary vector
 // below top and returns the initial SP. The caller guarantees the memory is writable.
 func writeProcessImage(top uintptr, random *[16]byte) uintptr {
-	w := userWriter{sp: top}
-	w.sp -= 16
-	randomAddr := w.sp
-	for i := range random {
-		*(*byte)(ptr(randomAddr + uintptr(i))) = random[i]
-	}
+	randomAddr := putRandom(top, random)
+	w := userWriter{sp: randomAddr}
 
 	var argv [maxArgs + 1]uintptr
 	var envp [maxEnv + 1]uintptr
@@ -164,4 +160,12 @@ func auxVector(randomAddr, execfn uintptr) (aux [10][2]uint64, n int) {
 	var extra [2][2]uint64
 	n += copy(aux[n:], extra[:archAuxv(&extra)])
 	return aux, n
+}
+
+// putRandom writes the 16 AT_RANDOM bytes just below top, where both process images start, and
+// returns their address.
+func putRandom(top uintptr, random *[16]byte) uintptr {
+	at := top - 16
+	copy(userBytes(at, 16), random[:])
+	return at
 }
