@@ -127,6 +127,15 @@ func runGuest(argv []string, test bool) int {
 		cfg.Net.Inject = s
 		return err
 	})
+	fs.Func("fs", "copy a host directory's files, directories and symbolic links into the guest's root file system when it boots: "+
+		"`HOSTDIR[:GUESTDIR]`, GUESTDIR defaulting to HOSTDIR's absolute path; repeatable, a later -fs winning a path both have. The program "+
+		"starts in the copy of the current directory if that is inside a HOSTDIR, else in / (test: in the package's directory, always copied)", func(s string) error {
+		m, err := runner.ParseFS(s)
+		if err == nil {
+			cfg.FS = append(cfg.FS, m)
+		}
+		return err
+	})
 	fs.StringVar(&cfg.Net.Pcap, "pcap", "", "record the NIC's frames both ways into this pcap `FILE` (tcpdump -r, Wireshark; implies -net user)")
 	grace := fs.Duration("grace", 5*time.Second, "after a forwarded Ctrl-C or SIGTERM, stop QEMU (status 130) if the program has not exited within this long (0: wait)")
 	traceFile := fs.String("trace", "", "record the kernel scheduler's events (kernel option trace=1) and write a Perfetto/Chrome timeline of the cores to this JSON file")

@@ -29,6 +29,9 @@ func TestRunUsageErrors(t *testing.T) {
 		{},                        // no package
 		{"-smp", "x", "./demo"},   // bad flag value
 		{"-nosuchflag", "./demo"}, // unknown flag
+		{"-fs", "/no/such/dir", "./demo"},
+		{"-fs", "main.go", "./demo"},    // not a directory
+		{"-fs", ".:relative", "./demo"}, // GUESTDIR not absolute
 	} {
 		if code := run(argv); code != 125 {
 			t.Errorf("run(%q) = %d, want 125", argv, code)

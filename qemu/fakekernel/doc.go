@@ -1,4 +1,4 @@
-// Package fakekernel is a test double for gmpos/kernel: four tiny 32-bit
+// Package fakekernel is a test double for gmpos/kernel: five tiny 32-bit
 // Multiboot entry points, hand-encoded in BYTE directives, that speak the
 // runner's side of docs/contract.md (start marker on COM1, output on COM1
 // and COM2, control records on COM3, isa-debug-exit) without any of the
@@ -17,6 +17,8 @@
 //     value 101.
 //   - Reset32: marker, then ud2 with no IDT: triple fault, QEMU (with
 //     -no-reboot) exits 0 without an exit record.
+//   - Modules32: marker, each Multiboot module's string (the file QEMU
+//     loaded it from) on a line of COM1, record "exit 0".
 //
 // # Contexts
 //

@@ -231,3 +231,68 @@ TEXT ·Reset32(SB), NOSPLIT|NOFRAME, $0
 	DRAIN(0x3f8)
 	BYTE $0x0F; BYTE $0x0B // ud2: no IDT, triple fault
 	HALT
+
+// Modules32: each Multiboot module's string (QEMU: its file name) on a line of COM1, record
+// "exit 0". Lets the runner's tests see which modules QEMU loaded, and in what order.
+//   8B 4B 14      mov ecx, [ebx+20]      ; mods_count (Multiboot information, §3.3)
+//   8B 5B 18      mov ebx, [ebx+24]      ; mods_addr: 16-byte entries, string at +8
+// next:
+//   85 C9         test ecx, ecx
+//   74 32         jz done
+//   8B 73 08      mov esi, [ebx+8]
+// L1:                                    ; ECHOCMDLINE's loop, the byte in AH
+//   8A 26         mov ah, [esi]
+//   84 E4         test ah, ah
+//   74 13         jz eol
+//   66 BA FD 03   mov dx, 0x3fd
+// L2:
+//   EC / A8 20 / 74 FB                   ; wait for THRE
+//   66 BA F8 03   mov dx, 0x3f8
+//   88 E0         mov al, ah
+//   EE            out dx, al
+//   46            inc esi
+//   EB E7         jmp L1
+// eol:
+//   PUTC(0x3f8, '\n')                    ; 16 bytes
+//   83 C3 10      add ebx, 16
+//   49            dec ecx
+//   EB CA         jmp next
+// done:
+TEXT ·Modules32(SB), NOSPLIT|NOFRAME, $0
+	PUTC(0x3f8, 0x1b)
+	PUTC(0x3f8, 0x5d)
+	PUTC(0x3f8, 0x67)
+	PUTC(0x3f8, 0x6d)
+	PUTC(0x3f8, 0x70)
+	PUTC(0x3f8, 0x6f)
+	PUTC(0x3f8, 0x73)
+	PUTC(0x3f8, 0x2d)
+	PUTC(0x3f8, 0x73)
+	PUTC(0x3f8, 0x74)
+	PUTC(0x3f8, 0x61)
+	PUTC(0x3f8, 0x72)
+	PUTC(0x3f8, 0x74)
+	PUTC(0x3f8, 0x07)
+	BYTE $0x8B; BYTE $0x4B; BYTE $0x14
+	BYTE $0x8B; BYTE $0x5B; BYTE $0x18
+	BYTE $0x85; BYTE $0xC9; BYTE $0x74; BYTE $0x32
+	BYTE $0x8B; BYTE $0x73; BYTE $0x08
+	BYTE $0x8A; BYTE $0x26; BYTE $0x84; BYTE $0xE4; BYTE $0x74; BYTE $0x13
+	BYTE $0x66; BYTE $0xBA; BYTE $0xFD; BYTE $0x03
+	BYTE $0xEC; BYTE $0xA8; BYTE $0x20; BYTE $0x74; BYTE $0xFB
+	BYTE $0x66; BYTE $0xBA; BYTE $0xF8; BYTE $0x03
+	BYTE $0x88; BYTE $0xE0; BYTE $0xEE; BYTE $0x46; BYTE $0xEB; BYTE $0xE7
+	PUTC(0x3f8, 0x0a)
+	BYTE $0x83; BYTE $0xC3; BYTE $0x10
+	BYTE $0x49; BYTE $0xEB; BYTE $0xCA
+	PUTC(0x3e8, 0x65)
+	PUTC(0x3e8, 0x78)
+	PUTC(0x3e8, 0x69)
+	PUTC(0x3e8, 0x74)
+	PUTC(0x3e8, 0x20)
+	PUTC(0x3e8, 0x30)
+	PUTC(0x3e8, 0x0a)
+	DRAIN(0x3f8)
+	DRAIN(0x3e8)
+	EXIT(0)
+	HALT

@@ -34,6 +34,12 @@
 //     ports on 127.0.0.1; -netinject (tests) adds a UDP socket whose
 //     datagrams reach the NIC as raw frames. A program that imports net
 //     also gets NetstackImport through the overlay, whatever -net says.
+//   - Root file system (initramfs.go, fstree.go, cpio.go, zoneinfo.go,
+//     hostfs.go): every run hands the kernel a cpio archive as the second
+//     Multiboot module — /etc's account files, the time zones, the
+//     program's own image at /bin/NAME, and each -fs host directory —
+//     and the kernel option cwd= for the initial working directory
+//     (docs/contract.md, "Root file system module").
 //
 // # Contexts
 //

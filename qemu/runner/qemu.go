@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // QEMUBinary is the emulator the runner starts.
@@ -113,10 +114,11 @@ func CheckQEMU() (string, error) {
 }
 
 // serialListeners creates the three Unix sockets COM1..COM3 in a fresh
-// directory with a short path (sun_path holds at most 107 bytes).
+// directory with a short path (sun_path holds at most 107 bytes) without
+// commas (QEMU would read `-serial unix:PATH` as options from the first one).
 func serialListeners() (dir string, socks [3]string, ls [3]net.Listener, err error) {
 	base := os.TempDir()
-	if len(base) > 60 {
+	if len(base) > 60 || strings.Contains(base, ",") {
 		base = "/tmp"
 	}
 	dir, err = os.MkdirTemp(base, "gmpos-com")
@@ -134,4 +136,18 @@ func serialListeners() (dir string, socks [3]string, ls [3]net.Listener, err err
 		}
 	}
 	return dir, socks, ls, nil
+}
+
+// initrdArg is QEMU's -initrd for Multiboot modules: the files in order, comma-separated. QEMU
+// reads ",," as a comma in a name, and takes the rest of an entry after a space as the module's
+// command line, so a path with a space is refused (the runner's own work paths have none).
+func initrdArg(paths ...string) (string, error) {
+	q := make([]string, len(paths))
+	for i, p := range paths {
+		if strings.Contains(p, " ") {
+			return "", fmt.Errorf("module path %q contains a space, which QEMU's -initrd cannot carry", p)
+		}
+		q[i] = strings.ReplaceAll(p, ",", ",,")
+	}
+	return strings.Join(q, ","), nil
 }

@@ -77,7 +77,8 @@ func TestFakeKernelKinds(t *testing.T) {
 				t.Fatalf("guest saw %q: %v", line, err)
 			}
 			// The program's arguments travel in the argument module (argsmod.go), not here.
-			if strings.Join(opts, "|") != "argv0="+tc.prog+"|sched=gmp" || len(args) != 0 {
+			// cwd=/: the test's directory is in no -fs.
+			if strings.Join(opts, "|") != "argv0="+tc.prog+"|sched=gmp|cwd=/" || len(args) != 0 {
 				t.Errorf("guest saw opts %q args %q (line %q)", opts, args, line)
 			}
 			if strings.Contains(stdout, "gmpos-start") || strings.Contains(stdout, "SeaBIOS") {
@@ -93,6 +94,22 @@ func TestFakeKernelKinds(t *testing.T) {
 				t.Errorf("timings: %+v", res)
 			}
 		})
+	}
+}
+
+// TestFakeKernelModules: QEMU loads the two Multiboot modules, the argument module first and the
+// root file system second (docs/contract.md), from the files the runner wrote.
+func TestFakeKernelModules(t *testing.T) {
+	res, stdout, _, log := fakeRun(t, "Modules32", []string{"testdata/hello"}, func(c *Config) { c.Verbose = true })
+	if res.ExitCode != 0 {
+		t.Fatalf("exit code %d (%s); log %s", res.ExitCode, res.Why, log)
+	}
+	mods := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if len(mods) != 2 || filepath.Base(mods[0]) != "args" || filepath.Base(mods[1]) != "initramfs" || filepath.Dir(mods[0]) != filepath.Dir(mods[1]) {
+		t.Errorf("the guest's modules: %q", mods)
+	}
+	if !strings.Contains(log, "root file system: ") {
+		t.Errorf("-v does not describe the root file system: %s", log)
 	}
 }
 

@@ -31,6 +31,7 @@ type Config struct {
 	Args    []string      // argv[1:]
 	KeepDir string        // if set, keep the ELF and image here
 	Net     Network       // -net, -hostfwd, -netinject; the zero value is -net auto
+	FS      []FSMount     // -fs: host directories copied into the guest's root file system, in order
 
 	Stdin   io.Reader  // the program's stdin (COM1's input), then end of file; nil: empty
 	Signals <-chan int // signals for the program (COM2's input): SIGHUP, SIGINT, SIGQUIT, SIGTERM
@@ -127,6 +128,18 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	root, err := cfg.rootFSFor(t)
+	if err != nil {
+		return nil, err
+	}
+	if !hasOption(kopts, "cwd") {
+		if err := checkCwd(root.Cwd); err != nil {
+			return nil, err
+		}
+		kopts = append(kopts, "cwd="+root.Cwd)
+	} else {
+		root.Cwd = "" // the user's: not checked against the archive
+	}
 	cmdline, err := Cmdline(argv0, kopts, nil)
 	if err != nil {
 		return nil, err
@@ -134,9 +147,10 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 
 	// QEMU prepends the image path to the Multiboot command line, and the
 	// kernel skips that first space-separated token: the path must not
-	// contain spaces, so the work directory gets a plain name.
+	// contain spaces, so the work directory gets a plain name. Nor commas,
+	// which separate -initrd's modules (initrdArg doubles them all the same).
 	base := os.TempDir()
-	if len(base) > 60 || Escape(base) != base {
+	if len(base) > 60 || Escape(base) != base || strings.Contains(base, ",") {
 		base = "/tmp"
 	}
 	work, err := os.MkdirTemp(base, "gmpos-run")
@@ -176,6 +190,20 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res.BuildTime = time.Since(t0)
+	rootPath := filepath.Join(work, "initramfs")
+	root.Name, root.Image, root.Warn = t.Name, img, spec.Warn
+	t1 := time.Now()
+	entries, size, err := root.write(rootPath)
+	if err != nil {
+		return nil, fmt.Errorf("the guest's root file system: %v", err)
+	}
+	if cfg.Verbose {
+		logf("root file system: %d entries, %s, written in %v", entries, mib(size), time.Since(t1).Round(time.Millisecond/10))
+	}
+	initrd, err := initrdArg(modPath, rootPath)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.KeepDir != "" {
 		if res.Image, err = keep(cfg.KeepDir, img, filepath.Join(work, t.Name+".elf")); err != nil {
 			return nil, err
@@ -207,7 +235,7 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 		logf("forwarding 127.0.0.1:%d (tcp) to the guest's port %d", f.Host, f.Guest)
 	}
 	args := append(QEMUArgs(cfg.Machine, img, cmdline, socks), NetArgs(cfg.Net, res.Net, sink)...)
-	args = append(args, "-initrd", modPath) // the Multiboot module: argv and envp
+	args = append(args, "-initrd", initrd) // the Multiboot modules: argv and envp, then the root file system
 	cmd := exec.Command(qemu, args...)
 	// If the runner dies (killed by a test timeout, say), QEMU must not
 	// outlive it: the kernel delivers SIGKILL to QEMU when its parent
