@@ -51,6 +51,16 @@ func putStat(p uintptr, st *fileStat) {
 	store64(p+40, st.rdev)    // st_rdev
 	store64(p+48, st.size)    // st_size
 	store64(p+56, st.blksize) // st_blksize
+	store64(p+64, st.blocks)  // st_blocks, 512-byte units
+	putTimespec(p+72, st.atime)
+	putTimespec(p+88, st.mtime)
+	putTimespec(p+104, st.ctime)
+}
+
+// putTimespec writes a struct timespec of a time in nanoseconds since the epoch.
+func putTimespec(p uintptr, ns int64) {
+	store64(p, uint64(ns/1e9))
+	store64(p+8, uint64(ns%1e9))
 }
 
 // putEpollEvent and getEpollEvent access a packed struct epoll_event: events u32 at 0, data u64
@@ -252,4 +262,34 @@ func sysArchPrctl(t *Thread, code int32, addr uintptr) int64 {
 		return 0
 	}
 	return -EINVAL
+}
+
+// archCPUInfo writes core cpu's entry of /proc/cpuinfo in x86's format
+// (arch/x86/kernel/cpu/proc.c): the fields programs parse — processor, vendor_id, model name,
+// cpu MHz, flags' absence is allowed — from CPUID leaves 0 and 0x80000002-4 (SDM Vol. 2A, CPUID).
+func archCPUInfo(k *kbuf, cpu int) {
+	var vendor [12]byte
+	_, b, c, d := amd64.CPUID(0, 0)
+	for i := range 4 {
+		vendor[i], vendor[4+i], vendor[8+i] = byte(b>>(8*i)), byte(d>>(8*i)), byte(c>>(8*i))
+	}
+	var model [48]byte
+	n := 0
+	if max, _, _, _ := amd64.CPUID(0x80000000, 0); max >= 0x80000004 {
+		for leaf := uint32(0x80000002); leaf <= 0x80000004; leaf++ {
+			a, b, c, d := amd64.CPUID(leaf, 0)
+			for _, r := range [4]uint32{a, b, c, d} {
+				for i := range 4 {
+					model[n] = byte(r >> (8 * i))
+					n++
+				}
+			}
+		}
+	}
+	for n > 0 && (model[n-1] == 0 || model[n-1] == ' ') {
+		n--
+	}
+	k.s("processor\t: ").d(int64(cpu)).s("\nvendor_id\t: ").bytes(vendor[:]).s("\nmodel name\t: ").bytes(model[:n])
+	k.s("\ncpu MHz\t\t: ").d(int64(clock.hz / 1e6)).s("\nsiblings\t: ").d(int64(ncpu)).s("\ncore id\t\t: ").d(int64(cpu))
+	k.s("\ncpu cores\t: ").d(int64(ncpu)).s("\n\n")
 }

@@ -63,7 +63,7 @@ func moduleStrings() []byte { return userBytes(bootArgs.strs, bootArgs.n) }
 // readArgsModule finds and checks the module; false with a reason if it is malformed. Boot,
 // after the direct map is in place.
 func readArgsModule() (ok bool, why string) {
-	pa, n := board.BootModule()
+	pa, n := board.BootModule(moduleArgs)
 	if n == 0 {
 		return true, ""
 	}

@@ -29,10 +29,10 @@ type Board interface {
 	RAM() []mm.Region
 	// Cmdline is the kernel command line (docs/contract.md).
 	Cmdline() []byte
-	// BootModule is the loader's first module, as a physical range (size 0: none): the
-	// runner's arguments and environment (args_module.go). Its pages are in RAM() and are the
-	// kernel's to keep out of the frame allocator.
-	BootModule() (pa, size uintptr)
+	// BootModule is the loader's module i, as a physical range (size 0: none): 0 the
+	// runner's arguments and environment (args_module.go), 1 the initramfs (fs_boot.go). Their
+	// pages are in RAM() and are the kernel's to keep out of the frame allocator.
+	BootModule(i int) (pa, size uintptr)
 	// Cores is the number of processors the firmware lists, 0 if it does not say.
 	Cores() int
 

@@ -34,6 +34,7 @@ type cmdState struct {
 	faultT strRef // fault=KIND: deliberately fault in the kernel (tests of the fault report)
 	ip     strRef // ip=...: the network configuration (ipconfig.go)
 	noVDSO bool   // vdso=0: no vDSO; every clock read is a system call (vdso.go)
+	cwd    strRef // cwd=PATH: the program's working directory at start (fs_boot.go)
 	bad    bool   // the command line was malformed (reported once the console is up)
 }
 
@@ -187,6 +188,8 @@ func parseCmdline(line []byte) {
 			cmd.ip = strRef{r.off + 3, r.n - 3}
 		case hasPrefix(b, "fault="):
 			cmd.faultT = strRef{r.off + 6, r.n - 6}
+		case hasPrefix(b, "cwd="):
+			cmd.cwd = strRef{r.off + 4, r.n - 4}
 		default:
 			// Unknown options are ignored, like Linux's handling of unknown boot parameters,
 			// but not silently: kernelMain logs them.

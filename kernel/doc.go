@@ -114,7 +114,8 @@
 // syscall.go the table; sys_*.go the calls by family (sys_wait.go: no children, ECHILD);
 // fd.go the fd table and fileOps; fd_console.go (and console_input.go: stdin and forwarded
 // signals), fd_eventfd.go, fd_pipe.go, fd_dev.go (/dev/null and co.), epoll.go, fd_socket.go,
-// fd_etc.go the kinds; irq.go the
+// fd_file.go (the tree's files and getdents64) the kinds; sys_path.go the calls that name files
+// by path; fs_boot.go the tree at boot (initramfs, /dev, /etc, /proc; kernel/vfs); irq.go the
 // interrupt table and its self-test; nic.go the virtio-net NIC and its file; net_poller.go
 // the network poller; net_svc.go gmpos_net, the stack's events and requests; socket.go,
 // sys_socket.go sockets; netlink.go, fd_netlink.go, sys_netlink.go NETLINK_ROUTE sockets (the

@@ -12,7 +12,7 @@ import "unsafe"
 //     its kind, status flags (O_NONBLOCK, O_APPEND, access mode) and the kind's own data. It
 //     lives until the last fd referring to it is closed.
 //
-// Each kind — the console, eventfd, epoll, and later sockets, files and pipes — implements
+// Each kind — the console, eventfd, epoll, sockets, pipes, the tree's files — implements
 // fileOps, one small set of operations; the system calls (sys_fd.go) and epoll dispatch through
 // it and never switch on the kind. A kind whose readiness changes (an eventfd's counter became
 // non-zero) calls fileNotify, which is what makes epoll event-driven and wakes threads blocked on
@@ -37,7 +37,7 @@ const (
 	kindSocket // fd_socket.go
 	kindNIC    // nic.go: the network stack's NIC file
 	kindNetSvc // net_svc.go: the network stack's service file
-	kindEtc    // fd_etc.go: /etc/hosts, /etc/resolv.conf
+	kindFile   // fd_file.go: regular files, directories and O_PATH files of the tree (kernel/vfs)
 	// fd_netlink.go: NETLINK_ROUTE sockets
 	kindNetlink
 	kindPipe // fd_pipe.go
@@ -77,7 +77,7 @@ var kindCaps = [numKinds]uint8{
 	kindSocket:  canRead | canWrite,
 	kindNIC:     canRead | canWrite,
 	kindNetSvc:  0,
-	kindEtc:     canRead,
+	kindFile:    canRead | canWrite | canSeek,
 	kindNetlink: canRead | canWrite,
 	kindPipe:    canRead | canWrite,
 	kindDev:     canRead | canWrite | canSeek,
@@ -93,7 +93,7 @@ var kinds = [numKinds]fileOps{
 	kindSocket:  socketFile{},
 	kindNIC:     nicFile{},
 	kindNetSvc:  netSvcFile{},
-	kindEtc:     etcFileKind{},
+	kindFile:    fileFile{},
 	kindNetlink: netlinkFile{},
 	kindPipe:    pipeFile{},
 	kindDev:     devFileKind{},
@@ -108,6 +108,7 @@ type file struct {
 	// instance's index.
 	priv uint64
 	aux  uint32 // more of the kind's own data: eventfd's EFD_SEMAPHORE
+	pos  int64  // the file position (kindFile: a byte offset, or a directory's getdents cookie)
 	// watchers is the first epoll item watching this file (epoll.go), 0 for none.
 	watchers int32
 }
@@ -147,13 +148,15 @@ var (
 
 // fileStat is what fstat reports; abi_<arch>.go writes it in the architecture's struct stat.
 type fileStat struct {
-	dev, ino, nlink, rdev, size, blksize uint64
-	mode                                 uint32
+	dev, ino, nlink, rdev, size, blksize, blocks uint64
+	mode                                         uint32
+	atime, mtime, ctime                          int64 // nanoseconds since the epoch
 }
 
 // File type bits of st_mode (include/uapi/linux/stat.h).
 const (
 	sIFCHR = 0o020000
+	sIFDIR = 0o040000
 	sIFREG = 0o100000
 )
 

@@ -4,13 +4,15 @@
 
 package kernel
 
-// gmpos has no file system yet (sys_path.go), but ordinary programs open these by name:
-// os/exec opens /dev/null for a command's missing stdin before it tries to start the command,
-// and tools read /dev/urandom. They behave as Linux's (drivers/char/mem.c, random.c): reads of
-// null are end of file, of zero and full zeros, of random and urandom random bytes (the
-// getrandom source); writes to full are ENOSPC, to the rest accepted and dropped. Any access
-// mode opens them; only open knows them (stat by path is ENOENT, as for /etc's files), fstat
-// reports the character device. priv is the index in devFiles; nothing else is kept.
+import "gmpos/kernel/vfs"
+
+// Ordinary programs open these by name: os/exec opens /dev/null for a command's missing stdin
+// before it tries to start the command, and tools read /dev/urandom. They behave as Linux's
+// (drivers/char/mem.c, random.c): reads of null are end of file, of zero and full zeros, of
+// random and urandom random bytes (the getrandom source); writes to full are ENOSPC, to the rest
+// accepted and dropped. Their nodes in /dev are made at boot (fs_boot.go); opening one (any
+// access mode) finds the device by its number (devByRdev). priv is the index in devFiles, aux the
+// node's inode, which fstat describes and the open file holds a reference to.
 type devFileKind struct{}
 
 // devFiles are the devices, with their minor numbers (major 1, Documentation/admin-guide/
@@ -34,11 +36,10 @@ const (
 	devUrandom
 )
 
-// devLookup returns the index of the device named by the checked path p of length n, or -1.
-func devLookup(p uintptr, n uintptr) int {
-	b := userBytes(p, n)
+// devByRdev returns the index of the device with number rdev, or -1.
+func devByRdev(rdev uint64) int {
 	for i := range devFiles {
-		if string(b) == devFiles[i].path {
+		if rdev == vfs.MakeDev(1, uint32(devFiles[i].minor)) {
 			return i
 		}
 	}
@@ -77,8 +78,6 @@ func (devFileKind) write(f *file, buf, n uintptr) int64 {
 
 func (devFileKind) poll(f *file) uint32 { return epollIn | epollOut }
 
-func (devFileKind) stat(f *file) fileStat {
-	return fileStat{mode: sIFCHR | 0o666, nlink: 1, blksize: 4096, rdev: 1<<8 | devFiles[f.priv].minor, ino: 200 + f.priv}
-}
+func (devFileKind) stat(f *file) fileStat { return inodeStat(vfs.Ino(f.aux)) }
 
-func (devFileKind) release(f *file) {}
+func (devFileKind) release(f *file) { vfs.Close(vfs.Ino(f.aux)) }

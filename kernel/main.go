@@ -55,6 +55,7 @@ func kernelMain() {
 	}
 	irqTestInit()                   // the interrupt self-test's handler
 	consoleInputInit()              // stdin and forwarded signals (console_input.go)
+	fsInit()                        // the tree: initramfs, /tmp, /dev (fs_boot.go)
 	nicInit()                       // the network device, if the machine has one (nic.go)
 	ipconfigInit()                  // its addresses (ip=), /etc/hosts, /etc/resolv.conf
 	ncpu = startCPUs(board.Cores()) // the other cores check in and wait for smpGo
@@ -98,11 +99,15 @@ func initMemory() {
 	nseg, imageEnd = imageSegments(segs[:])
 	var ram [mm.MaxRegions]mm.Region
 	nram := withoutImage(board.RAM(), imageBase, imageEnd, ram[:])
-	// The argument module stays out of the allocator until the process image is built (its
-	// pages are never handed out: a few MiB at most), but in the direct map, through ram.
-	var free [mm.MaxRegions]mm.Region
-	modPA, modLen := board.BootModule()
-	nfree := withoutImage(ram[:nram], modPA, modPA+modLen, free[:])
+	// The modules stay out of the allocator for good (the initramfs's files are read where
+	// the loader put them: kernel/vfs), but in the direct map, through ram.
+	free, nfree := ram, nram
+	for i := range numModules {
+		var out [mm.MaxRegions]mm.Region
+		pa, n := board.BootModule(i)
+		nfree = withoutImage(free[:nfree], pa, pa+n, out[:])
+		free = out
+	}
 	if mm.Init(free[:nfree]) == 0 {
 		bootPanic("no usable RAM")
 	}
@@ -162,6 +167,7 @@ func startFirstThread() {
 	if !ok {
 		bootPanic("cannot build the initial user stack")
 	}
+	procInit(sp) // /proc's files, from the process image; the working directory
 	t.frame = arch.NewUserFrame(arch.UserEntry(), sp)
 	arch.InitFPState(t.fpArea())
 	startThread(gp, 0)

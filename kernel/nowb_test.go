@@ -27,7 +27,6 @@ var bootWriteBarriers = map[string]string{
 	"kernel.initMemory":     "installs mm's TLB-flush functions",
 	"kernel.irqRegister":    "the IRQ table's handlers, installed by the drivers' start-up",
 	"kernel.nicStart":       "records the NIC's PCI function",
-	"kernel.etcInit":        "names /etc/hosts and /etc/resolv.conf",
 }
 
 // TestNoWriteBarrierAfterBoot compiles the kernel with the compiler's write-barrier report

@@ -6,6 +6,7 @@ package kernel
 
 import (
 	"gmpos/kernel/mm"
+	"gmpos/kernel/vfs"
 	"gmpos/sched"
 )
 
@@ -87,16 +88,20 @@ func sysFstat(fd int32, st uintptr) int64 {
 	return 0
 }
 
-// sysLseek: no gmpos file has a position yet. After Linux's check of whence (SEEK_SET ..
-// SEEK_HOLE), the console is a stream (ESPIPE, like a pipe or a terminal), and eventfd and epoll
-// files accept any seek and stay at 0 (noop_llseek).
-func sysLseek(fd int32, whence uint32) int64 {
+// sysLseek moves a file's position (fs/read_write.c): after Linux's check of whence (SEEK_SET ..
+// SEEK_HOLE), a file of the tree seeks (fileSeek); the console, pipes and sockets are streams
+// (ESPIPE), and eventfd, epoll and the memory devices accept any seek and stay at 0
+// (noop_llseek).
+func sysLseek(fd int32, off int64, whence uint32) int64 {
 	f, _ := fdFile(fd)
-	if f == nil {
+	if f == nil || f.kind == kindFile && f.flags&oPath != 0 {
 		return -EBADF
 	}
 	if whence > 4 {
 		return -EINVAL
+	}
+	if f.kind == kindFile {
+		return fileSeek(f, off, whence)
 	}
 	if kindCaps[f.kind]&canSeek != 0 {
 		return 0
@@ -105,19 +110,49 @@ func sysLseek(fd int32, whence uint32) int64 {
 }
 
 // sysPread and sysPwrite (ksys_pread64): a negative offset is EINVAL before the fd is looked at;
-// then a file without positional I/O is ESPIPE, whatever its access mode (FMODE_PREAD is checked
-// before FMODE_READ).
-func sysPread(fd int32, pos int64) int64 {
-	if pos < 0 {
-		return -EINVAL
+// then a file without positional I/O — anything but a file of the tree — is ESPIPE, whatever its
+// access mode (FMODE_PREAD is checked before FMODE_READ). The file's position does not move. A
+// pwrite to a file opened O_APPEND appends whatever the offset, as Linux does (pwrite(2), BUGS).
+func sysPread(fd int32, buf, n uintptr, pos int64) int64 {
+	f, e := positional(fd, pos, buf, n, oWronly)
+	if f == nil {
+		return e
 	}
-	if f, _ := fdFile(fd); f == nil {
-		return -EBADF
-	}
-	return -ESPIPE
+	return fileRead(fileIno(f), pos, buf, min(n, maxRWCount))
 }
 
-func sysPwrite(fd int32, pos int64) int64 { return sysPread(fd, pos) }
+func sysPwrite(fd int32, buf, n uintptr, pos int64) int64 {
+	f, e := positional(fd, pos, buf, n, oRdonly)
+	if f == nil {
+		return e
+	}
+	if f.flags&oAppend != 0 {
+		pos = vfs.Get(fileIno(f)).Size
+	}
+	return fileWrite(fileIno(f), pos, buf, min(n, maxRWCount))
+}
+
+// positional checks a pread64 or pwrite64: the file, or nil and the error. wrongMode is the
+// access mode that may not do it.
+func positional(fd int32, pos int64, buf, n uintptr, wrongMode uint32) (*file, int64) {
+	if pos < 0 {
+		return nil, -EINVAL
+	}
+	f, _ := fdFile(fd)
+	if f == nil {
+		return nil, -EBADF
+	}
+	if f.kind != kindFile {
+		return nil, -ESPIPE
+	}
+	if f.flags&oAccmode == wrongMode || f.flags&oPath != 0 {
+		return nil, -EBADF
+	}
+	if !accessOK(buf, n) {
+		return nil, -EFAULT
+	}
+	return f, 0
+}
 
 // ioctl requests every file understands (include/uapi/asm-generic/ioctls.h), handled in
 // fs/ioctl.c do_vfs_ioctl before the file's own ioctl.

@@ -24,6 +24,7 @@ import (
 func syscall(t *Thread, gp sched.GID, cpu int) {
 	nr, a := syscallArgs(&t.frame)
 	stats.syscalls++
+	pathLen = [2]int{-1, -1} // the paths this call copies (sys_path.go), for strace
 	if cmd.strace && (nr == nrExit || nr == nrExitGroup) {
 		straceLog(t, gp, nr, a) // the thread is gone afterwards
 	}
@@ -61,11 +62,11 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 	case nrFstat:
 		r = sysFstat(fd0, uintptr(a[1]))
 	case nrLseek:
-		r = sysLseek(fd0, uint32(a[2]))
+		r = sysLseek(fd0, int64(a[1]), uint32(a[2]))
 	case nrPread64:
-		r = sysPread(fd0, int64(a[3]))
+		r = sysPread(fd0, uintptr(a[1]), uintptr(a[2]), int64(a[3]))
 	case nrPwrite64:
-		r = sysPwrite(fd0, int64(a[3]))
+		r = sysPwrite(fd0, uintptr(a[1]), uintptr(a[2]), int64(a[3]))
 	case nrIoctl:
 		r = sysIoctl(fd0, uint32(a[1]), uintptr(a[2]))
 	case nrFcntl:
@@ -139,12 +140,17 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 		r = sysEpollPwait(t, gp, cpu, fd0, uintptr(a[1]), int32(a[2]), epollTimeout(int32(a[3])), uintptr(a[4]), uintptr(a[5]))
 	case nrEpollPwait2:
 		r = sysEpollPwait2(t, gp, cpu, fd0, uintptr(a[1]), int32(a[2]), uintptr(a[3]), uintptr(a[4]), uintptr(a[5]))
+	// The tree's names and files (sys_path.go, fd_file.go, kernel/vfs).
 	case nrOpen:
-		r = sysOpenat(atFDCWD, uintptr(a[0]), int32(a[1]))
+		r = sysOpenat(atFDCWD, uintptr(a[0]), int32(a[1]), uint32(a[2]))
 	case nrOpenat:
-		r = sysOpenat(fd0, uintptr(a[1]), int32(a[2]))
-	case nrStat, nrLstat:
+		r = sysOpenat(fd0, uintptr(a[1]), int32(a[2]), uint32(a[3]))
+	case nrCreat:
+		r = sysOpenat(atFDCWD, uintptr(a[0]), oCreat|oWronly|oTrunc, uint32(a[1]))
+	case nrStat:
 		r = sysNewfstatat(atFDCWD, uintptr(a[0]), uintptr(a[1]), 0)
+	case nrLstat:
+		r = sysNewfstatat(atFDCWD, uintptr(a[0]), uintptr(a[1]), atSymlinkNofollow)
 	case nrNewfstatat:
 		r = sysNewfstatat(fd0, uintptr(a[1]), uintptr(a[2]), int32(a[3]))
 	case nrStatx:
@@ -156,9 +162,85 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 	case nrFaccessat2:
 		r = sysFaccessat2(fd0, uintptr(a[1]), int32(a[2]), int32(a[3]))
 	case nrReadlink:
-		r = sysReadlinkat(atFDCWD, uintptr(a[0]), int32(a[2]))
+		r = sysReadlinkat(atFDCWD, uintptr(a[0]), uintptr(a[1]), int32(a[2]))
 	case nrReadlinkat:
-		r = sysReadlinkat(fd0, uintptr(a[1]), int32(a[3]))
+		r = sysReadlinkat(fd0, uintptr(a[1]), uintptr(a[2]), int32(a[3]))
+	case nrGetdents64:
+		r = sysGetdents64(fd0, uintptr(a[1]), uintptr(uint32(a[2])))
+	case nrMkdir:
+		r = sysMkdirat(atFDCWD, uintptr(a[0]), uint32(a[1]))
+	case nrMkdirat:
+		r = sysMkdirat(fd0, uintptr(a[1]), uint32(a[2]))
+	case nrMknod:
+		r = sysMknodat(atFDCWD, uintptr(a[0]), uint32(a[1]))
+	case nrMknodat:
+		r = sysMknodat(fd0, uintptr(a[1]), uint32(a[2]))
+	case nrUnlink:
+		r = sysUnlinkat(atFDCWD, uintptr(a[0]), 0)
+	case nrRmdir:
+		r = sysUnlinkat(atFDCWD, uintptr(a[0]), atRemovedir)
+	case nrUnlinkat:
+		r = sysUnlinkat(fd0, uintptr(a[1]), int32(a[2]))
+	case nrRename:
+		r = sysRenameat2(atFDCWD, uintptr(a[0]), atFDCWD, uintptr(a[1]), 0)
+	case nrRenameat:
+		r = sysRenameat2(fd0, uintptr(a[1]), int32(a[2]), uintptr(a[3]), 0)
+	case nrRenameat2:
+		r = sysRenameat2(fd0, uintptr(a[1]), int32(a[2]), uintptr(a[3]), uint32(a[4]))
+	case nrLink:
+		r = sysLinkat(atFDCWD, uintptr(a[0]), atFDCWD, uintptr(a[1]), 0)
+	case nrLinkat:
+		r = sysLinkat(fd0, uintptr(a[1]), int32(a[2]), uintptr(a[3]), int32(a[4]))
+	case nrSymlink:
+		r = sysSymlinkat(uintptr(a[0]), atFDCWD, uintptr(a[1]))
+	case nrSymlinkat:
+		r = sysSymlinkat(uintptr(a[0]), int32(a[1]), uintptr(a[2]))
+	case nrGetcwd:
+		r = sysGetcwd(uintptr(a[0]), uintptr(a[1]))
+	case nrChdir:
+		r = sysChdir(uintptr(a[0]))
+	case nrFchdir:
+		r = sysFchdir(fd0)
+	case nrUmask:
+		r = sysUmask(uint32(a[0]))
+	case nrChmod:
+		r = sysFchmodat(atFDCWD, uintptr(a[0]), uint32(a[1]), 0)
+	case nrFchmodat:
+		r = sysFchmodat(fd0, uintptr(a[1]), uint32(a[2]), 0)
+	case nrFchmodat2:
+		r = sysFchmodat(fd0, uintptr(a[1]), uint32(a[2]), int32(a[3]))
+	case nrFchmod:
+		r = sysFchmod(fd0, uint32(a[1]))
+	case nrChown:
+		r = sysFchownat(atFDCWD, uintptr(a[0]), uint32(a[1]), uint32(a[2]), 0)
+	case nrLchown:
+		r = sysFchownat(atFDCWD, uintptr(a[0]), uint32(a[1]), uint32(a[2]), atSymlinkNofollow)
+	case nrFchownat:
+		r = sysFchownat(fd0, uintptr(a[1]), uint32(a[2]), uint32(a[3]), int32(a[4]))
+	case nrFchown:
+		if f, _ := fdFile(fd0); f == nil {
+			r = -EBADF
+		} else {
+			r = chownOK(uint32(a[1]), uint32(a[2]))
+		}
+	case nrUtimensat:
+		r = sysUtimensat(fd0, uintptr(a[1]), uintptr(a[2]), int32(a[3]))
+	case nrTruncate:
+		r = sysTruncate(uintptr(a[0]), int64(a[1]))
+	case nrFtruncate:
+		r = sysFtruncate(fd0, int64(a[1]))
+	case nrFsync, nrFdatasync, nrSyncfs:
+		r = sysFsync(fd0)
+	case nrSync:
+		r = 0
+	case nrStatfs:
+		r = sysStatfs(uintptr(a[0]), uintptr(a[1]))
+	case nrFstatfs:
+		r = sysFstatfs(fd0, uintptr(a[1]))
+	case nrFlock, nrFadvise64:
+		r = sysFsyncLike(fd0) // one process: locks never conflict; advice is free to ignore
+	case nrChroot:
+		r = -EPERM
 
 	// Memory (sys_mm.go, kernel/mm).
 	case nrMmap:
@@ -292,6 +374,11 @@ func straceLog(t *Thread, gp sched.GID, nr uint64, a [6]uint64) {
 		k.s("syscall_").d(int64(nr))
 	}
 	k.s("(").x(a[0]).s(", ").x(a[1]).s(", ").x(a[2]).s(", ").x(a[3]).s(")")
+	for i, n := range pathLen {
+		if n >= 0 {
+			k.s(" \"").bytes(pathBuf[i][:min(n, 160)]).s("\"")
+		}
+	}
 	switch S.Status(gp) {
 	case sched.Grunning, sched.Grunnable:
 		if nr == nrRtSigreturn {

@@ -16,8 +16,6 @@ import (
 // difference is a bug. An entry whose case no longer differs, or whose gmpos answer changed,
 // fails the test, so the list stays true.
 var knownDifferences = map[string]struct{ guest, why string }{
-	"fs/open,root": {"ENOENT",
-		"no file system: every path lookup fails with ENOENT (the argument checks before the lookup are still Linux's)"},
 	"getppid/": {"=0",
 		"single process, no parent: 0 is what Linux itself returns when the parent is outside the caller's pid namespace"},
 	"futex/TRYLOCK_PI,free": {"ENOSYS",

@@ -123,7 +123,11 @@ func TestGuestSyscallErrors(t *testing.T) {
 	wantContains(t, g, "stdout", g.stdout,
 		"getrandom filled 64 bytes, true non-zero",
 		"uname release has gmpos: true",
-		"open: open /etc/passwd: no such file or directory")
+		"open: open /etc/no-such-file: no such file or directory")
+	// ... and strace shows a file call's path: a wrong path does not look like a missing file.
+	if !strings.Contains(g.log, `"/etc/no-such-file" = -2`) {
+		t.Errorf("strace=1 did not show the path of the failed open:\n%.2000s", g.log)
+	}
 	if n := strings.Count(g.log, "unimplemented syscall acct (163) -> ENOSYS"); n != 1 {
 		t.Errorf("acct logged %d times, want once:\n%s", n, g.log)
 	}

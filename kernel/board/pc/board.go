@@ -17,9 +17,8 @@ type Board struct {
 	nram    int
 	cmdline [4096]byte // the loader's command line, copied out of its memory
 	ncmd    int
-	modPA   uintptr // the first Multiboot module: physical address and length (0: none)
-	modLen  uintptr
-	madt    madt // processors and interrupt wiring (acpi.go)
+	mods    [2]struct{ pa, len uintptr } // the first Multiboot modules: physical ranges (len 0: none)
+	madt    madt                         // processors and interrupt wiring (acpi.go)
 
 	// Protected by the BKL:
 	ioapics ioapicSet // the I/O APICs, mapped (ioapic.go)
@@ -55,6 +54,11 @@ func peek32(pa uintptr) uint32 { return *(*uint32)(ptr(pa)) }
 func peek64(pa uintptr) uint64 { return *(*uint64)(ptr(pa)) }
 func peek8(pa uintptr) uint8   { return *(*uint8)(ptr(pa)) }
 
-// BootModule is the first module the loader placed in memory (the runner's argument module,
-// docs/contract.md), as a physical range; size 0 if there is none.
-func (b *Board) BootModule() (pa, size uintptr) { return b.modPA, b.modLen }
+// BootModule is module i the loader placed in memory (docs/contract.md: 0 the runner's
+// argument module, 1 the initramfs), as a physical range; size 0 if there is none.
+func (b *Board) BootModule(i int) (pa, size uintptr) {
+	if i < 0 || i >= len(b.mods) {
+		return 0, 0
+	}
+	return b.mods[i].pa, b.mods[i].len
+}

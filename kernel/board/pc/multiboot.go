@@ -38,13 +38,16 @@ func (b *Board) parseMultiboot(magic, info uint32) bool {
 			b.ncmd++
 		}
 	}
-	if flags&mbFlagMods != 0 && peek32(mbi+20) > 0 {
-		// The first module entry (§3.3, "mods_*"): mod_start, mod_end. A range that is empty,
-		// wraps or ends above 4 GiB is ignored; the kernel checks the contents.
-		m := uintptr(peek32(mbi + 24))
-		start, end := uintptr(peek32(m)), uintptr(peek32(m+4))
-		if end > start {
-			b.modPA, b.modLen = start, end-start
+	if flags&mbFlagMods != 0 {
+		// The module entries (§3.3, "mods_*"): 16 bytes each, mod_start and mod_end first. A
+		// range that is empty or wraps is ignored; the kernel checks the contents. Modules
+		// beyond the ones the kernel knows are left alone.
+		count, m := uintptr(peek32(mbi+20)), uintptr(peek32(mbi+24))
+		for i := uintptr(0); i < count && i < uintptr(len(b.mods)); i++ {
+			start, end := uintptr(peek32(m+16*i)), uintptr(peek32(m+16*i+4))
+			if end > start {
+				b.mods[i].pa, b.mods[i].len = start, end-start
+			}
 		}
 	}
 	if flags&mbFlagMmap != 0 {

@@ -63,6 +63,7 @@ const (
 	sysUname            = 63
 	sysFcntl            = 72
 	sysReadlink         = 89
+	sysRenameat2        = 316
 	sysGettimeofday     = 96
 	sysGetrlimit        = 97
 	sysGetuid           = 102
@@ -426,6 +427,7 @@ func main() {
 	fcntlCases()
 	dupCases()
 	fsCases()
+	treeCases()
 	mmapCases()
 	munmapCases()
 	mprotectCases()
@@ -782,9 +784,8 @@ func dupCases() {
 	sys(sysClose, a)
 }
 
-// The path system calls. gmpos has no file system, so every lookup fails with ENOENT; but Linux
-// validates the arguments first (flags, buffer sizes, the dirfd of a relative path, the path's
-// own memory and length), and those answers do not need a file system.
+// The path system calls' argument checks: Linux validates the arguments first (flags, buffer
+// sizes, the dirfd of a relative path, the path's own memory and length), before the lookup.
 func fsCases() {
 	missing := at(pgStr, 0)
 	putStr(missing, "/nonexistent-gmpos")
@@ -2164,4 +2165,107 @@ func miscCases() {
 	p("syscall/nr=1<<32|getpid", ok(sys(hi|sysGetpid)))
 	p("rseq/NULL,len=0", num(sys(sysRseq, 0, 0, 0, 0)))
 	p("rseq/flags=2", num(sys(sysRseq, 0, 32, 2, 0)))
+}
+
+// treeCases: the name operations on a small tree in /tmp — each error in the order Linux checks
+// them (fs/namei.c, fs/open.c, fs/read_write.c, fs/readdir.c), and the successes that decide them.
+func treeCases() {
+	const dir = "/tmp/gmpos-conformance"
+	os.RemoveAll(dir)
+	defer os.RemoveAll(dir)
+	if err := os.MkdirAll(dir+"/d/sub", 0o755); err != nil {
+		fail(err.Error())
+	}
+	os.WriteFile(dir+"/f", []byte("data"), 0o644)
+	os.Symlink("f", dir+"/l")
+	os.Symlink("loop", dir+"/loop")
+	var keep [][]byte
+	str := func(s string) uintptr {
+		b := append([]byte(s), 0)
+		keep = append(keep, b)
+		return uintptr(unsafe.Pointer(&b[0]))
+	}
+	P := func(rel string) uintptr { return str(dir + "/" + rel) }
+	cwd := uintptr(neg(atFdcwd))
+	b := obuf()
+	p("tree/mkdir,exists", num(sys(syscall.SYS_MKDIR, P("d"), 0o755)))
+	p("tree/mkdir,file-on-the-way", num(sys(syscall.SYS_MKDIR, P("f/x"), 0o755)))
+	p("tree/mkdir,parent-missing", num(sys(syscall.SYS_MKDIR, P("nope/x"), 0o755)))
+	p("tree/mkdir,dot", num(sys(syscall.SYS_MKDIR, P("d/."), 0o755)))
+	p("tree/mkdir,trailing-slash", num(sys(syscall.SYS_MKDIR, P("new/"), 0o755)))
+	p("tree/rmdir,trailing-slash", num(sys(syscall.SYS_RMDIR, P("new/"))))
+	p("tree/rmdir,not-empty", num(sys(syscall.SYS_RMDIR, P("d"))))
+	p("tree/rmdir,file", num(sys(syscall.SYS_RMDIR, P("f"))))
+	p("tree/rmdir,dot", num(sys(syscall.SYS_RMDIR, P("d/."))))
+	p("tree/rmdir,dotdot", num(sys(syscall.SYS_RMDIR, P("d/sub/.."))))
+	p("tree/rmdir,root", num(sys(syscall.SYS_RMDIR, str("/"))))
+	p("tree/unlink,dir", num(sys(syscall.SYS_UNLINK, P("d"))))
+	p("tree/unlink,missing", num(sys(syscall.SYS_UNLINK, P("nope"))))
+	p("tree/unlink,file-with-slash", num(sys(syscall.SYS_UNLINK, P("f/"))))
+	p("tree/unlinkat,flags=1", num(sys(syscall.SYS_UNLINKAT, cwd, P("f"), 1)))
+	p("tree/rename,dir-below-itself", num(sys(syscall.SYS_RENAME, P("d"), P("d/sub/x"))))
+	p("tree/rename,file-over-dir", num(sys(syscall.SYS_RENAME, P("f"), P("d"))))
+	p("tree/rename,dir-over-file", num(sys(syscall.SYS_RENAME, P("d"), P("f"))))
+	p("tree/rename,over-non-empty-ancestor", num(sys(syscall.SYS_RENAME, P("d/sub"), P("d"))))
+	p("tree/rename,missing", num(sys(syscall.SYS_RENAME, P("nope"), P("x"))))
+	p("tree/rename,dot", num(sys(syscall.SYS_RENAME, P("d/."), P("x"))))
+	p("tree/rename,to-root", num(sys(syscall.SYS_RENAME, P("f"), str("/"))))
+	p("tree/rename,same-file", num(sys(syscall.SYS_RENAME, P("f"), P("f"))))
+	p("tree/renameat2,NOREPLACE,exists", num(sys(sysRenameat2, cwd, P("f"), cwd, P("l"), 1)))
+	p("tree/renameat2,flags=3", num(sys(sysRenameat2, cwd, P("f"), cwd, P("l"), 3)))
+	p("tree/renameat2,EXCHANGE,missing", num(sys(sysRenameat2, cwd, P("f"), cwd, P("nope"), 2)))
+	p("tree/link,dir", num(sys(syscall.SYS_LINK, P("d"), P("d2"))))
+	p("tree/link,exists", num(sys(syscall.SYS_LINK, P("f"), P("l"))))
+	p("tree/link,missing", num(sys(syscall.SYS_LINK, P("nope"), P("x"))))
+	p("tree/linkat,flags=1", num(sys(syscall.SYS_LINKAT, cwd, P("f"), cwd, P("x"), 1)))
+	p("tree/symlink,exists", num(sys(syscall.SYS_SYMLINK, str("x"), P("f"))))
+	p("tree/symlink,empty-target", num(sys(syscall.SYS_SYMLINK, str(""), P("e"))))
+	p("tree/readlink,not-a-link", num(sys(sysReadlink, P("f"), b, 64)))
+	p("tree/readlink,link", num(sys(sysReadlink, P("l"), b, 64)))
+	p("tree/open,loop", fdOut(sys(sysOpen, P("loop"), 0)))
+	p("tree/open,O_NOFOLLOW,link", fdOut(sys(sysOpen, P("l"), syscall.O_NOFOLLOW)))
+	p("tree/open,O_PATH|O_NOFOLLOW,link", fdOut(sys(sysOpen, P("l"), syscall.O_NOFOLLOW|0o10000000)))
+	p("tree/open,O_DIRECTORY,file", fdOut(sys(sysOpen, P("f"), syscall.O_DIRECTORY)))
+	p("tree/open,dir,O_WRONLY", fdOut(sys(sysOpen, P("d"), syscall.O_WRONLY)))
+	p("tree/open,dir,O_CREAT", fdOut(sys(sysOpen, P("d"), syscall.O_CREAT)))
+	p("tree/open,O_CREAT,trailing-slash", fdOut(sys(sysOpen, P("new/"), syscall.O_CREAT|syscall.O_WRONLY, 0o644)))
+	p("tree/open,O_CREAT|O_EXCL,exists", fdOut(sys(sysOpen, P("f"), syscall.O_CREAT|syscall.O_EXCL, 0o644)))
+	p("tree/open,O_CREAT|O_EXCL,link", fdOut(sys(sysOpen, P("l"), syscall.O_CREAT|syscall.O_EXCL, 0o644)))
+	p("tree/open,file/", fdOut(sys(sysOpen, P("f/"), 0)))
+	p("tree/truncate,dir", num(sys(syscall.SYS_TRUNCATE, P("d"), 0)))
+	p("tree/truncate,length=-1", num(sys(syscall.SYS_TRUNCATE, P("f"), neg1)))
+	p("tree/chdir,file", num(sys(syscall.SYS_CHDIR, P("f"))))
+	p("tree/chdir,missing", num(sys(syscall.SYS_CHDIR, P("nope"))))
+	p("tree/getcwd,size=1", num(sys(syscall.SYS_GETCWD, b, 1)))
+	p("tree/getcwd,buf=NULL", num(sys(syscall.SYS_GETCWD, 0, 4096)))
+	f, _ := sys(sysOpen, P("f"), syscall.O_RDONLY)
+	d, _ := sys(sysOpen, P("d"), syscall.O_RDONLY|syscall.O_DIRECTORY)
+	p("tree/ftruncate,O_RDONLY", num(sys(syscall.SYS_FTRUNCATE, f, 0)))
+	p("tree/ftruncate,dir", num(sys(syscall.SYS_FTRUNCATE, d, 0)))
+	p("tree/getdents64,file", num(sys(syscall.SYS_GETDENTS64, f, b, 4096)))
+	p("tree/getdents64,count=1", num(sys(syscall.SYS_GETDENTS64, d, b, 1)))
+	p("tree/getdents64,buf=NULL", num(sys(syscall.SYS_GETDENTS64, d, 0, 4096)))
+	p("tree/read,dir", num(sys(syscall.SYS_READ, d, b, 64)))
+	p("tree/pread64,dir", num(sys(syscall.SYS_PREAD64, d, b, 64, 0)))
+	p("tree/pread64,offset=-1", num(sys(syscall.SYS_PREAD64, f, b, 64, neg1)))
+	p("tree/pread64,past-end", num(sys(syscall.SYS_PREAD64, f, b, 64, 100)))
+	p("tree/pwrite64,O_RDONLY", num(sys(syscall.SYS_PWRITE64, f, b, 1, 0)))
+	p("tree/write,O_RDONLY", num(sys(syscall.SYS_WRITE, f, b, 1)))
+	p("tree/lseek,SEEK_SET,-1", num(sys(syscall.SYS_LSEEK, f, neg1, 0)))
+	p("tree/lseek,SEEK_END,-2", num(sys(syscall.SYS_LSEEK, f, neg(-2), 2)))
+	p("tree/lseek,SEEK_DATA,past-end", num(sys(syscall.SYS_LSEEK, f, 100, 3)))
+	p("tree/lseek,SEEK_HOLE,0", num(sys(syscall.SYS_LSEEK, f, 0, 4)))
+	p("tree/lseek,whence=5", num(sys(syscall.SYS_LSEEK, f, 0, 5)))
+	p("tree/fsync,dir", num(sys(syscall.SYS_FSYNC, d)))
+	p("tree/fchdir,file", num(sys(syscall.SYS_FCHDIR, f)))
+	ep, _ := sys(sysEpollCreate1, 0)
+	p("tree/epoll_ctl,regular-file", num(sys(sysEpollCtl, ep, 1, f, b)))
+	sys(sysClose, ep)
+	times := obuf()
+	binary.LittleEndian.PutUint64(mem[times-base+8:], 1e9)
+	p("tree/utimensat,nsec=1e9", num(sys(syscall.SYS_UTIMENSAT, cwd, P("f"), times, 0)))
+	p("tree/utimensat,flags=1", num(sys(syscall.SYS_UTIMENSAT, cwd, P("f"), 0, 1)))
+	sys(sysClose, f)
+	sys(sysClose, d)
+	runtime.KeepAlive(keep)
 }

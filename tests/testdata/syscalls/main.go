@@ -80,7 +80,7 @@ func main() {
 	if err := syscall.Uname(&u); err == nil {
 		fmt.Printf("uname release has gmpos: %v\n", contains(u.Release[:], "gmpos"))
 	}
-	if _, err := os.Open("/etc/passwd"); err != nil {
+	if _, err := os.Open("/etc/no-such-file"); err != nil {
 		fmt.Println("open:", err)
 	}
 }
