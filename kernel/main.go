@@ -56,6 +56,7 @@ func kernelMain() {
 	irqTestInit()                   // the interrupt self-test's handler
 	consoleInputInit()              // stdin and forwarded signals (console_input.go)
 	fsInit()                        // the tree: initramfs, /tmp, /dev (fs_boot.go)
+	pciScan()                       // the PCI functions, for the drivers below (pci_devices.go)
 	nicInit()                       // the network device, if the machine has one (nic.go)
 	ipconfigInit()                  // its addresses (ip=), /etc/hosts, /etc/resolv.conf
 	ncpu = startCPUs(board.Cores()) // the other cores check in and wait for smpGo

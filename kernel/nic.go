@@ -11,9 +11,9 @@ import (
 	"gmpos/kernel/netabi"
 )
 
-// At boot nicInit walks the PCI bus (the board's configuration mechanism: ECAM on q35, ports on
-// pc), takes the first virtio-net function, maps its BARs, routes its receive queue's MSI-X
-// vector to a device interrupt line (irq.go) and brings the device up (drivers/virtio/net).
+// At boot nicInit takes the first virtio-net function of the bus (pci_devices.go), maps its
+// BARs, routes its receive queue's MSI-X vector to a device interrupt line (irq.go) and brings the
+// device up (drivers/virtio/net).
 //
 // The network stack reads and writes frames through the NIC file, a TAP-like device
 // (netabi.OpOpenNIC): read gives one received frame, write sends one. Receive livelock — a
@@ -29,8 +29,7 @@ import (
 var nic struct {
 	present  bool
 	mac      [6]byte
-	fn       pci.Func // the PCI function, for the transport (a pointer to it is its config space)
-	bars     [6]pci.BAR
+	pci      pciDev // the PCI function and its BARs
 	tr       virtio.PCI
 	dev      virtionet.Device
 	line     int   // its device interrupt line
@@ -38,62 +37,33 @@ var nic struct {
 	notified bool  // readers have been told of the frames in the ring; a read finding it empty clears it
 }
 
-// nicFuncs is the enumeration's scratch space (boot; static: nothing may be allocated).
-var nicFuncs [64]pci.Function
-
-// nicInit finds and starts the NIC. Boot. Without one (or if it cannot be started, which is
-// logged) the machine simply has no network device: sockets still work over loopback.
+// nicInit finds and starts the NIC: the first virtio-net function of the bus (pciScan). Boot.
+// Without one (or if it cannot be started, which is logged) the machine simply has no network
+// device: sockets still work over loopback.
 func nicInit() {
 	nic.file = -1
-	cfg, ok := board.PCIConfig(mapDevice)
-	if !ok {
+	f := pciFind(virtionet.Vendor, virtionet.DeviceModern, virtionet.DeviceTransitional, 0)
+	if f == nil {
 		return
 	}
-	n := pci.Enumerate(cfg, nicFuncs[:])
-	for i := 0; i < n; i++ {
-		f := &nicFuncs[i]
-		if f.Vendor == virtionet.Vendor && (f.Device == virtionet.DeviceModern || f.Device == virtionet.DeviceTransitional) {
-			if why, err := nicStart(f.Func); why != "" {
-				var k kbuf
-				k.s("log virtio-net: ").s(why)
-				if err != nil {
-					k.s(": ").s(err.Error())
-				}
-				k.record()
-			}
-			return
+	if why, err := nicStart(f.Func); why != "" {
+		var k kbuf
+		k.s("log virtio-net: ").s(why)
+		if err != nil {
+			k.s(": ").s(err.Error())
 		}
+		k.record()
 	}
 }
 
 // nicStart brings up the virtio-net function fn; "" or why it could not.
 func nicStart(fn pci.Func) (string, error) {
-	nic.fn = fn
-	for i := 0; i < len(nic.bars); {
-		b, next := pci.ReadBAR(fn, i)
-		if b.Size != 0 && !b.IO && b.Base != 0 {
-			if mapDevice(uintptr(b.Base), uintptr(b.Size)) {
-				nic.bars[i] = b
-			}
-		}
-		i = next
+	nic.pci.claim(fn)
+	line, why := nic.pci.msix("virtio-net", nicIRQ)
+	if why != "" {
+		return why, nil
 	}
-	pci.EnableMemory(fn)
-	pci.EnableBusMaster(fn)
-	m, ok := pci.ReadMSIX(fn)
-	if !ok || m.TableBAR >= len(nic.bars) || !m.TableFits(nic.bars[m.TableBAR]) {
-		return "no usable MSI-X capability", nil
-	}
-	line, addr, data, ok := irqAllocMSI("virtio-net", nicIRQ)
-	if !ok {
-		return "no free MSI line", nil
-	}
-	table := uintptr(nic.bars[m.TableBAR].Base) + uintptr(m.TableOffset)
-	if !m.SetVector(table, 0, addr, data) {
-		return "cannot program the MSI-X table", nil
-	}
-	m.Enable(fn)
-	if err := nic.tr.Init(&nic.fn, nicBAR); err != nil {
+	if err := nic.tr.Init(&nic.pci.fn, nicBAR); err != nil {
 		return "transport", err
 	}
 	if err := nic.dev.Init(&nic.tr, nicPage, 0, virtio.NoVector); err != nil {
@@ -105,13 +75,8 @@ func nicStart(fn pci.Func) (string, error) {
 	return "", nil
 }
 
-// nicBAR gives the transport BAR i's mapped address (device memory is identity-mapped).
-func nicBAR(i int) (uintptr, uint64, bool) {
-	if i < 0 || i >= len(nic.bars) || nic.bars[i].Size == 0 {
-		return 0, 0, false
-	}
-	return uintptr(nic.bars[i].Base), nic.bars[i].Size, true
-}
+// nicBAR gives the transport BAR i's mapped address.
+func nicBAR(i int) (uintptr, uint64, bool) { return nic.pci.bar(i) }
 
 // nicPage gives the driver a zeroed frame for rings and buffers.
 func nicPage() (uintptr, uint64, bool) {

@@ -112,6 +112,36 @@ func allocFrame() (uintptr, bool) {
 	return 0, false
 }
 
+// AllocContiguous takes n physically contiguous frames, zeroed, from RAM never used before (the
+// bump cursor; freed frames are scattered and never make a run). For device buffers a driver
+// hands out whole at boot (a 9P message of 128 KiB is one descriptor). ok is false when no
+// region has n frames left; the frames are not given back.
+func AllocContiguous(n int) (pa uintptr, ok bool) {
+	lockMM()
+	defer unlockMM()
+	size := uintptr(n) * PageSize
+	for frames.cur < frames.nram {
+		r := frames.ram[frames.cur]
+		if frames.next+size <= r.Base+r.Len {
+			pa = frames.next
+			frames.next += size
+			frames.free -= uintptr(n)
+			for i := uintptr(0); i < uintptr(n); i++ {
+				zeroFrame(pa + i*PageSize)
+			}
+			return pa, true
+		}
+		// The rest of this region stays for AllocFrame only if nothing else takes it: move on.
+		if frames.cur+1 == frames.nram {
+			return 0, false
+		}
+		frames.free -= (r.Base + r.Len - frames.next) / PageSize // the tail is given up
+		frames.cur++
+		frames.next = frames.ram[frames.cur].Base
+	}
+	return 0, false
+}
+
 // AllocZeroFrame is AllocFrame followed by clearing the frame.
 func AllocZeroFrame() (pa uintptr, ok bool) {
 	lockMM()

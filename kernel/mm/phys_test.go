@@ -139,3 +139,35 @@ func TestErrnoString(t *testing.T) {
 		}
 	}
 }
+
+func TestAllocContiguous(t *testing.T) {
+	boot(t, []Region{{Base: 0x100000, Len: 64 * PageSize}, {Base: 0x400000, Len: 256 * PageSize}})
+	_, free0 := FrameCounts()
+	a, ok := AllocContiguous(8)
+	b, ok2 := AllocContiguous(100) // does not fit in what is left of the first region
+	if !ok || !ok2 || b < 0x400000 || b+100*PageSize > 0x400000+256*PageSize {
+		t.Fatalf("AllocContiguous: %#x %v, %#x %v", a, ok, b, ok2)
+	}
+	if a+8*PageSize > b && b+100*PageSize > a {
+		t.Fatalf("runs overlap: %#x, %#x", a, b)
+	}
+	for i := uintptr(0); i < 8*PageSize; i += 8 {
+		if load64(a+i) != 0 {
+			t.Fatalf("not zeroed at %#x", a+i)
+		}
+	}
+	// Single frames never come from inside a run.
+	for {
+		pa, ok := AllocFrame()
+		if !ok {
+			break
+		}
+		if pa >= a && pa < a+8*PageSize || pa >= b && pa < b+100*PageSize {
+			t.Fatalf("frame %#x inside a contiguous run", pa)
+		}
+	}
+	if _, ok := AllocContiguous(1); ok {
+		t.Fatalf("a run after exhaustion")
+	}
+	_ = free0
+}
