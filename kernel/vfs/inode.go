@@ -44,6 +44,7 @@ type Inode struct {
 	depth uint8   // levels of index frames above the data frames
 	ext   uintptr // data kept outside the tree: the initramfs's bytes (Size of them), read-only
 	pages uint64  // data frames in the tree (st_blocks)
+	mount uint8   // a directory where a share is mounted: its number + 1 (SetMount)
 }
 
 // IsDir and the others test the file type.
@@ -127,6 +128,14 @@ func StatOf(ino Ino) Stat {
 		Mode:   in.Mode, Atime: in.Atime, Mtime: in.Mtime, Ctime: in.Ctime,
 	}
 }
+
+// SetMount makes directory ino the mount point of share m (the kernel's -share directories,
+// served over 9P): from then on a walk that enters it stops there and hands the rest of the path
+// to the kernel (Lookup.Mount, Lookup.Rest).
+func SetMount(ino Ino, m int) { inodes[ino].mount = uint8(m + 1) }
+
+// MountOf is the share mounted on ino, or -1.
+func MountOf(ino Ino) int { return int(inodes[ino].mount) - 1 }
 
 // Usage reports the inodes in use and the table's size (statfs's f_files, f_ffree).
 func Usage() (used, total int) { return inoUsed, MaxInodes - 1 }

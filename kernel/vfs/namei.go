@@ -15,10 +15,16 @@ const (
 // inode (0 when no such name exists: open's O_CREAT and mkdir make it), and its name. A path
 // that ends in "/" itself (as "/", or a link to it) names Dir with an empty Name. MustDir
 // records a trailing slash: the file must be a directory (or become one, for mkdir).
+//
+// A path that leads into a share (SetMount) stops at its mount point: Mount is the share's number
+// + 1 and Rest what is left of the path, relative to the share's root (empty: the root itself,
+// which then is Ino, named Name in Dir). The kernel walks Rest on the host, over 9P.
 type Lookup struct {
 	Dir, Ino Ino
 	Name     []byte
 	MustDir  bool
+	Mount    int
+	Rest     []byte
 }
 
 // walker holds what is left to walk: the path, and above it the rest of each symbolic link
@@ -100,6 +106,13 @@ func (w *walker) follow(ino, dir Ino) (Ino, Errno) {
 // before it always are. Errors: ENOENT for an empty path or a missing directory on the way,
 // ENOTDIR for a component on the way that is not a directory, ENAMETOOLONG, ELOOP.
 func Walk(start Ino, path []byte, follow bool) (Lookup, Errno) {
+	return WalkAt(start, path, follow, nil)
+}
+
+// WalkAt is Walk with a buffer for the rest of a path that enters a share through a symbolic
+// link (the rest is then pieced together from the link's target and the path; without the
+// buffer that is EXDEV).
+func WalkAt(start Ino, path []byte, follow bool, scratch []byte) (Lookup, Errno) {
 	if len(path) == 0 {
 		return Lookup{}, ENOENT
 	}
@@ -118,7 +131,11 @@ func Walk(start Ino, path []byte, follow bool) (Lookup, Errno) {
 	for {
 		comp, last, slash, ok := w.next()
 		if !ok { // only slashes were left: the path names cur itself
-			return Lookup{Dir: cur, Ino: cur, MustDir: true}, OK
+			return Lookup{Dir: cur, Ino: cur, MustDir: true, Mount: int(inodes[cur].mount)}, OK
+		}
+		if m := inodes[cur].mount; m != 0 && string(comp) != ".." {
+			rest, e := w.rest(comp, scratch)
+			return Lookup{Dir: cur, Ino: cur, Mount: int(m), Rest: rest, MustDir: slash && last}, e
 		}
 		if len(comp) > NameMax {
 			return Lookup{}, ENAMETOOLONG
@@ -137,7 +154,7 @@ func Walk(start Ino, path []byte, follow bool) (Lookup, Errno) {
 			ino, _ = dirLookup(d, comp)
 		}
 		if last && (ino == 0 || !inodes[ino].IsSymlink() || !(follow || slash)) {
-			return Lookup{Dir: cur, Ino: ino, Name: comp, MustDir: slash}, OK
+			return Lookup{Dir: cur, Ino: ino, Name: comp, MustDir: slash, Mount: int(inodes[ino].mount)}, OK
 		}
 		if ino == 0 {
 			return Lookup{}, ENOENT
@@ -155,6 +172,27 @@ func Walk(start Ino, path []byte, follow bool) (Lookup, Errno) {
 		}
 		cur = ino
 	}
+}
+
+// rest is what is left of the walk from component comp on, as one path: a slice of the path
+// itself when no symbolic link is being followed, else pieced together in scratch.
+func (w *walker) rest(comp, scratch []byte) ([]byte, Errno) {
+	if w.n == 1 {
+		// comp is immediately followed by the rest of the one path.
+		return unsafe.Slice(unsafe.SliceData(comp), len(comp)+w.parts[0].n), OK
+	}
+	if scratch == nil {
+		return nil, EXDEV
+	}
+	n := copy(scratch, comp)
+	for k := w.n - 1; k >= 0; k-- {
+		b := w.parts[k].bytes()
+		if n+len(b) > len(scratch) {
+			return nil, ENAMETOOLONG
+		}
+		n += copy(scratch[n:], b)
+	}
+	return scratch[:n], OK
 }
 
 // parentOf is a directory's "..": its parent, or itself for the root.

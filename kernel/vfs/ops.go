@@ -138,6 +138,9 @@ func Rmdir(dir Ino, name []byte) Errno {
 	if !inodes[ino].IsDir() {
 		return ENOTDIR
 	}
+	if inodes[ino].mount != 0 {
+		return EBUSY // a share is mounted on it
+	}
 	if !dirEmpty(&inodes[ino]) {
 		return ENOTEMPTY
 	}
@@ -184,6 +187,9 @@ func Rename(odir Ino, oname []byte, ndir Ino, nname []byte, flags uint32) Errno 
 	}
 	if oino == nino {
 		return OK // two names of one file: nothing to do (POSIX)
+	}
+	if inodes[oino].mount != 0 || nino != 0 && inodes[nino].mount != 0 {
+		return EBUSY // a share is mounted on one of them
 	}
 	oisdir := inodes[oino].IsDir()
 	nisdir := nino != 0 && inodes[nino].IsDir()

@@ -331,3 +331,38 @@ func TestRename(t *testing.T) {
 		t.Errorf("root: %q", got)
 	}
 }
+
+func TestWalkIntoMount(t *testing.T) {
+	setup(t)
+	mkdir(t, "/mnt")
+	sh := mkdir(t, "/mnt/share")
+	SetMount(sh, 0)
+	if _, e := Symlink(Root, []byte("link"), []byte("mnt/share/sub")); e != OK {
+		t.Fatal(e)
+	}
+	for _, c := range []struct {
+		path, rest string
+		mount      int
+		ino        Ino
+	}{
+		{"/mnt/share/a/b", "a/b", 1, sh},
+		{"/mnt/share//a/../b/", "a/../b/", 1, sh},
+		{"/mnt/share", "", 1, sh},
+		{"/mnt/share/", "", 1, sh},
+		{"/mnt/share/..", "", 0, walk(t, "/mnt", true).Ino},
+		{"/mnt/./share/x", "x", 1, sh},
+	} {
+		lk, e := Walk(Root, []byte(c.path), true)
+		if e != OK || string(lk.Rest) != c.rest || lk.Mount != c.mount || lk.Ino != c.ino {
+			t.Errorf("Walk(%q) = %+v, %v; want rest %q mount %d ino %d", c.path, lk, e, c.rest, c.mount, c.ino)
+		}
+	}
+	// Through a symbolic link: the rest is pieced together in the scratch buffer.
+	if _, e := Walk(Root, []byte("/link/x"), true); e != EXDEV {
+		t.Errorf("through a link without scratch: %v", e)
+	}
+	scratch := make([]byte, PathMax)
+	if lk, e := WalkAt(Root, []byte("/link/x"), true, scratch); e != OK || string(lk.Rest) != "sub/x" || lk.Mount != 1 {
+		t.Errorf("through a link: %+v %v", lk, e)
+	}
+}
