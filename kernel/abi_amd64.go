@@ -48,6 +48,8 @@ func putStat(p uintptr, st *fileStat) {
 	store64(p+8, st.ino)      // st_ino
 	store64(p+16, st.nlink)   // st_nlink
 	store32(p+24, st.mode)    // st_mode
+	store32(p+28, st.uid)     // st_uid
+	store32(p+32, st.gid)     // st_gid
 	store64(p+40, st.rdev)    // st_rdev
 	store64(p+48, st.size)    // st_size
 	store64(p+56, st.blksize) // st_blksize

@@ -190,6 +190,8 @@ func parseCmdline(line []byte) {
 			cmd.faultT = strRef{r.off + 6, r.n - 6}
 		case hasPrefix(b, "cwd="):
 			cmd.cwd = strRef{r.off + 4, r.n - 4}
+		case hasPrefix(b, "share="):
+			p9Opt(strRef{r.off + 6, r.n - 6}) // share=TAG:DIR (fs9p.go)
 		default:
 			// Unknown options are ignored, like Linux's handling of unknown boot parameters,
 			// but not silently: kernelMain logs them.

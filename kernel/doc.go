@@ -113,9 +113,11 @@
 // ptimer.go POSIX timers; itimer.go setitimer's timers;
 // syscall.go the table; sys_*.go the calls by family (sys_wait.go: no children, ECHILD);
 // fd.go the fd table and fileOps; fd_console.go (and console_input.go: stdin and forwarded
-// signals), fd_eventfd.go, fd_pipe.go, fd_dev.go (/dev/null and co.), epoll.go, fd_socket.go,
+// signals; vconsole.go the virtio console: stdout and stderr as one framed stream), fd_eventfd.go, fd_pipe.go, fd_dev.go (/dev/null and co.), epoll.go, fd_socket.go,
 // fd_file.go (the tree's files and getdents64) the kinds; sys_path.go the calls that name files
-// by path; fs_boot.go the tree at boot (initramfs, /dev, /etc, /proc; kernel/vfs); irq.go the
+// by path; fs_boot.go the tree at boot (initramfs, /dev, /etc, /proc; kernel/vfs); fs9p.go,
+// fs9p_ops.go, fd_9p.go the shares (host directories over virtio-9p, the kernel the 9P client);
+// pci_devices.go the PCI functions the drivers claim; irq.go the
 // interrupt table and its self-test; nic.go the virtio-net NIC and its file; net_poller.go
 // the network poller; net_svc.go gmpos_net, the stack's events and requests; socket.go,
 // sys_socket.go sockets; netlink.go, fd_netlink.go, sys_netlink.go NETLINK_ROUTE sockets (the

@@ -167,7 +167,7 @@ func sysEpollCtl(epfd int32, op int32, fd int32, ev uintptr) int64 {
 	if epf == tf || epf.kind != kindEpoll {
 		return -EINVAL
 	}
-	if tf.kind == kindFile || tf.kind == kindDev {
+	if tf.kind == kindFile || tf.kind == kind9p || tf.kind == kindDev {
 		return -EPERM // files and the memory devices are always ready: Linux has no poll for them
 	}
 	events &^= epollWakeup // without CAP_BLOCK_SUSPEND's meaning here: ignored, as Linux does

@@ -10,6 +10,7 @@ const (
 	ENOENT          = 2
 	ESRCH           = 3
 	EINTR           = 4
+	EIO             = 5
 	ENXIO           = 6
 	EBADF           = 9
 	ECHILD          = 10

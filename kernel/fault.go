@@ -30,6 +30,7 @@ var imageText struct{ lo, hi uintptr }
 // A kernel stack overflow hits the guard page below the stack; the CPU cannot push the fault's
 // frame on the same stack and escalates (x86: #DF, which runs on its own stack and lands here).
 func kernelFault(f *arch.Frame, why string) {
+	vconFault() // a fault in the virtio console, or during a report, reports on the UART
 	var k kbuf
 	flt := f.Fault()
 	k.s("\n=== gmpos kernel fault ===\n").to(consoleStderr)

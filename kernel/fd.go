@@ -38,6 +38,7 @@ const (
 	kindNIC    // nic.go: the network stack's NIC file
 	kindNetSvc // net_svc.go: the network stack's service file
 	kindFile   // fd_file.go: regular files, directories and O_PATH files of the tree (kernel/vfs)
+	kind9p     // fd_9p.go: files of a share, on the host (virtio-9p)
 	// fd_netlink.go: NETLINK_ROUTE sockets
 	kindNetlink
 	kindPipe // fd_pipe.go
@@ -78,6 +79,7 @@ var kindCaps = [numKinds]uint8{
 	kindNIC:     canRead | canWrite,
 	kindNetSvc:  0,
 	kindFile:    canRead | canWrite | canSeek,
+	kind9p:      canRead | canWrite | canSeek,
 	kindNetlink: canRead | canWrite,
 	kindPipe:    canRead | canWrite,
 	kindDev:     canRead | canWrite | canSeek,
@@ -94,6 +96,7 @@ var kinds = [numKinds]fileOps{
 	kindNIC:     nicFile{},
 	kindNetSvc:  netSvcFile{},
 	kindFile:    fileFile{},
+	kind9p:      p9File{},
 	kindNetlink: netlinkFile{},
 	kindPipe:    pipeFile{},
 	kindDev:     devFileKind{},
@@ -149,12 +152,13 @@ var (
 // fileStat is what fstat reports; abi_<arch>.go writes it in the architecture's struct stat.
 type fileStat struct {
 	dev, ino, nlink, rdev, size, blksize, blocks uint64
-	mode                                         uint32
+	mode, uid, gid                               uint32
 	atime, mtime, ctime                          int64 // nanoseconds since the epoch
 }
 
 // File type bits of st_mode (include/uapi/linux/stat.h).
 const (
+	sIFMT  = 0o170000
 	sIFCHR = 0o020000
 	sIFDIR = 0o040000
 	sIFREG = 0o100000

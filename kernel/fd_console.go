@@ -7,7 +7,8 @@ package kernel
 // channel (consoleStdout, consoleStderr).
 const consoleStdin = 0
 
-// consoleFile is the kind of fds 0-2: stdout and stderr go to the board's console channels (on the
+// consoleFile is the kind of fds 0-2: stdout and stderr go to the virtio console as one stream of
+// records when the machine has one (vconsole.go), else to the board's console channels (on the
 // PC, COM1 and COM2: docs/contract.md); stdin is what the runner forwards (console_input.go).
 type consoleFile struct{}
 
@@ -18,9 +19,21 @@ func (consoleFile) read(f *file, buf, n uintptr) int64 {
 	return stdinRead(buf, n)
 }
 
-// consoleMax bounds one console write: the UART takes about 10 µs a byte and the kernel holds the
-// BKL with interrupts off while it sends. A larger write returns a short count, which POSIX allows
-// and Go's os.File.Write (like every careful writer) continues.
+// write sends the bytes on the file's channel: into the virtio console's ring when the machine
+// has one (vconsole.go), else to the board's UART.
+func (consoleFile) write(f *file, buf, n uintptr) int64 {
+	if f.flags&oAccmode == oRdonly {
+		return -EBADF
+	}
+	if vcon.up {
+		return vconWrite(int(f.priv), buf, n)
+	}
+	return uartWrite(int(f.priv), buf, n)
+}
+
+// consoleMax bounds one console write on the UART: it takes about 10 µs a byte and the kernel
+// holds the BKL with interrupts off while it sends. A larger write returns a short count, which
+// POSIX allows and Go's os.File.Write (like every careful writer) continues.
 const consoleMax = 64 << 10
 
 // consolePiece is how much is checked and sent at a time. As Linux's pipe_write and tty write do,
@@ -29,10 +42,8 @@ const consoleMax = 64 << 10
 // unmapped page is neither rejected whole nor faulted in whole first.
 const consolePiece = 4096
 
-func (consoleFile) write(f *file, buf, n uintptr) int64 {
-	if f.flags&oAccmode == oRdonly {
-		return -EBADF
-	}
+// uartWrite is the write on console channel ch through the board (the UARTs).
+func uartWrite(ch int, buf, n uintptr) int64 {
 	n = min(n, consoleMax)
 	done := uintptr(0)
 	for done < n {
@@ -40,7 +51,7 @@ func (consoleFile) write(f *file, buf, n uintptr) int64 {
 		if !userRange(buf+done, c, false) {
 			break
 		}
-		board.ConsoleWrite(int(f.priv), userBytes(buf+done, c))
+		board.ConsoleWrite(ch, userBytes(buf+done, c))
 		done += c
 	}
 	if done == 0 && n > 0 {
@@ -49,10 +60,14 @@ func (consoleFile) write(f *file, buf, n uintptr) int64 {
 	return int64(done)
 }
 
-// poll: output never blocks; stdin is readable with data or at end of file (console_input.go).
+// poll: the UART never makes a writer wait, the virtio console does while its ring is full;
+// stdin is readable with data or at end of file (console_input.go).
 func (consoleFile) poll(f *file) uint32 {
 	if f.priv == consoleStdin {
 		return stdinPoll()
+	}
+	if vcon.up && !vconWritable() {
+		return 0
 	}
 	return epollOut
 }

@@ -3,7 +3,10 @@
 
 package kernel
 
-import "gmpos/kernel/vfs"
+import (
+	"gmpos/kernel/vfs"
+	"gmpos/sched"
+)
 
 // A kindFile open file refers to an inode of the tree (kernel/vfs): priv is the inode number,
 // pos the file position — a byte offset, or for a directory the getdents64 cookie where the
@@ -113,7 +116,7 @@ func inodeStat(ino vfs.Ino) fileStat {
 	s := vfs.StatOf(ino)
 	return fileStat{
 		dev: vfs.Dev, ino: s.Ino, nlink: s.Nlink, rdev: s.Rdev, size: s.Size, blksize: 4096,
-		blocks: s.Blocks, mode: s.Mode, atime: s.Atime, mtime: s.Mtime, ctime: s.Ctime,
+		blocks: s.Blocks, mode: s.Mode, uid: s.UID, gid: s.GID, atime: s.Atime, mtime: s.Mtime, ctime: s.Ctime,
 	}
 }
 
@@ -151,10 +154,13 @@ func fileSeek(f *file, off int64, whence uint32) int64 {
 // sysGetdents64 fills buf with struct linux_dirent64 records of directory fd from its position
 // on (fs/readdir.c): ino u64, off s64 (the next record's cookie), reclen u16, type u8, the name
 // and its NUL, padded to 8. EINVAL when not even the first record fits.
-func sysGetdents64(fd int32, buf, n uintptr) int64 {
-	f, _ := fdFile(fd)
+func sysGetdents64(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr) int64 {
+	f, fi := fdFile(fd)
 	if f == nil || f.flags&oPath != 0 {
 		return -EBADF
+	}
+	if f.kind == kind9p {
+		return p9Getdents(t, gp, cpu, f, fi, buf, n)
 	}
 	if f.kind != kindFile || !vfs.Get(fileIno(f)).IsDir() {
 		return -ENOTDIR

@@ -85,18 +85,31 @@ func (k *kbuf) d(v int64) *kbuf {
 	return k.bytes(tmp[i:])
 }
 
-// to sends the line to console channel ch and empties k.
+// to sends the line to console channel ch and empties k. Text for stdout and stderr takes the
+// virtio console when this core may use it, so that it stays in order with the program's
+// output (vconKernelWrite); the rest, and the control channel, goes to the board's console.
 func (k *kbuf) to(ch int) {
-	board.ConsoleWrite(ch, k.b[:k.n])
+	p := k.b[:k.n]
+	if ch == consoleStdout || ch == consoleStderr {
+		p = vconKernelWrite(ch, p)
+	}
+	board.ConsoleWrite(ch, p)
 	k.n = 0
 }
 
 // record sends k as one control-channel record (docs/contract.md): "log ...", "exit N",
-// "panic ...", "trace ...".
+// "panic ...", "trace ...". An "exit" or "panic" record is the machine's last: the virtio
+// console's ring is flushed first, as QEMU drops what is still in it when it exits.
 func (k *kbuf) record() {
 	k.c('\n')
+	if k.startsWith("exit ") || k.startsWith("panic ") {
+		vconFlush()
+	}
 	k.to(consoleControl)
 }
+
+// startsWith reports whether the line so far begins with s.
+func (k *kbuf) startsWith(s string) bool { return k.n >= len(s) && string(k.b[:len(s)]) == s }
 
 // klog writes a "log" record.
 func klog(msg string) {

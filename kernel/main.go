@@ -58,6 +58,8 @@ func kernelMain() {
 	fsInit()                        // the tree: initramfs, /tmp, /dev (fs_boot.go)
 	pciScan()                       // the PCI functions, for the drivers below (pci_devices.go)
 	nicInit()                       // the network device, if the machine has one (nic.go)
+	vconsoleInit()                  // the virtio console, if any: stdout and stderr (vconsole.go)
+	p9Init()                        // the shares: host directories over virtio-9p (fs9p.go)
 	ipconfigInit()                  // its addresses (ip=), /etc/hosts, /etc/resolv.conf
 	ncpu = startCPUs(board.Cores()) // the other cores check in and wait for smpGo
 	initScheduler()                 // one P per core

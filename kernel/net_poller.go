@@ -1,4 +1,4 @@
-// The kernel's network poller: sched.Poller over the NIC.
+// The kernel's I/O poller: sched.Poller over the NIC and the shares (virtio-9p).
 // SPDX-License-Identifier: BSD-3-Clause
 
 package kernel
@@ -66,23 +66,32 @@ func netWakeTake(gp sched.GID) bool {
 }
 
 func (netPoller) Poll(block bool, buf []sched.GID) int {
-	if !nic.present || nic.file < 0 || len(buf) == 0 {
+	nicUp := nic.present && nic.file >= 0
+	if !nicUp && p9n == 0 || len(buf) == 0 {
 		return 0
 	}
-	if block && !nic.dev.EnableRxInterrupts() {
-		return 0 // the halt follows; the NIC's interrupt ends it
+	if block && (!nicUp || !nic.dev.EnableRxInterrupts()) {
+		return 0 // the halt follows; the NIC's (or a share's) interrupt ends it
 	}
 	netStats[netabi.NetPolls]++
 	netWake.by, netWake.base, netWake.n, netWake.max = wakePoll, uintptr(unsafe.Pointer(&buf[0])), 0, len(buf)
-	if nicSignal(currentCPU()) {
+	if nicUp && nicSignal(currentCPU()) {
 		netStats[netabi.NetPollHits]++
+	}
+	// The shares' replies too: a thread whose 9P call just ended runs without waiting for the
+	// device's interrupt (fs9p.go).
+	for i := 0; i < p9n; i++ {
+		if p9s[i].up && p9s[i].dev.Pending() {
+			p9Poll(i, currentCPU())
+		}
 	}
 	n := netWake.n
 	netWake.by, netWake.base, netWake.n, netWake.max = wakeOther, 0, 0, 0
 	return n
 }
 
-// Waiters: threads are parked in the kernel while the stack listens on the NIC.
-func (netPoller) Waiters() bool { return nic.present && nic.file >= 0 && waiters.n > 0 }
+// Waiters: threads are parked in the kernel while the stack listens on the NIC, or a share is
+// mounted (its calls park threads too).
+func (netPoller) Waiters() bool { return (nic.present && nic.file >= 0 || p9n > 0) && waiters.n > 0 }
 
 var _ sched.Poller = netPoller{}

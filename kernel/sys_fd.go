@@ -31,6 +31,9 @@ func sysRead(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr) int64 {
 	if !accessOK(buf, n) {
 		return -EFAULT
 	}
+	if f.kind == kind9p {
+		return p9Read(t, gp, cpu, f, fi, buf, min(n, maxRWCount), -1) // waits for the host
+	}
 	r := kinds[f.kind].read(f, buf, min(n, maxRWCount))
 	if r == -EAGAIN && f.flags&oNonblock == 0 {
 		waitFileEvent(t, gp, cpu, fi, epollIn|epollErr|epollHup)
@@ -49,6 +52,9 @@ func sysWrite(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr) int64 
 	}
 	if !accessOK(buf, n) {
 		return -EFAULT
+	}
+	if f.kind == kind9p {
+		return p9Write(t, gp, cpu, f, fi, buf, min(n, maxRWCount), -1) // waits for the host
 	}
 	r := kinds[f.kind].write(f, buf, min(n, maxRWCount))
 	if r == -EAGAIN && f.flags&oNonblock == 0 {
@@ -75,10 +81,13 @@ func waitFileEvent(t *Thread, gp sched.GID, cpu int, fi int, events uint32) {
 func sysClose(fd int32) int64 { return closeFD(fd) }
 
 // sysFstat describes fd in the architecture's struct stat.
-func sysFstat(fd int32, st uintptr) int64 {
-	f, _ := fdFile(fd)
+func sysFstat(t *Thread, gp sched.GID, cpu int, fd int32, st uintptr) int64 {
+	f, fi := fdFile(fd)
 	if f == nil {
 		return -EBADF
+	}
+	if f.kind == kind9p {
+		return p9Fstat(t, gp, cpu, f, fi, st, false)
 	}
 	s := kinds[f.kind].stat(f)
 	if !userRange(st, statSize, true) {
@@ -100,8 +109,11 @@ func sysLseek(fd int32, off int64, whence uint32) int64 {
 	if whence > 4 {
 		return -EINVAL
 	}
-	if f.kind == kindFile {
+	switch f.kind {
+	case kindFile:
 		return fileSeek(f, off, whence)
+	case kind9p:
+		return p9Seek(f, off, whence)
 	}
 	if kindCaps[f.kind]&canSeek != 0 {
 		return 0
@@ -113,18 +125,24 @@ func sysLseek(fd int32, off int64, whence uint32) int64 {
 // then a file without positional I/O — anything but a file of the tree — is ESPIPE, whatever its
 // access mode (FMODE_PREAD is checked before FMODE_READ). The file's position does not move. A
 // pwrite to a file opened O_APPEND appends whatever the offset, as Linux does (pwrite(2), BUGS).
-func sysPread(fd int32, buf, n uintptr, pos int64) int64 {
+func sysPread(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr, pos int64) int64 {
 	f, e := positional(fd, pos, buf, n, oWronly)
 	if f == nil {
 		return e
 	}
+	if f.kind == kind9p {
+		return p9Read(t, gp, cpu, f, f.index(), buf, min(n, maxRWCount), pos)
+	}
 	return fileRead(fileIno(f), pos, buf, min(n, maxRWCount))
 }
 
-func sysPwrite(fd int32, buf, n uintptr, pos int64) int64 {
+func sysPwrite(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr, pos int64) int64 {
 	f, e := positional(fd, pos, buf, n, oRdonly)
 	if f == nil {
 		return e
+	}
+	if f.kind == kind9p {
+		return p9Write(t, gp, cpu, f, f.index(), buf, min(n, maxRWCount), pos)
 	}
 	if f.flags&oAppend != 0 {
 		pos = vfs.Get(fileIno(f)).Size
@@ -142,7 +160,7 @@ func positional(fd int32, pos int64, buf, n uintptr, wrongMode uint32) (*file, i
 	if f == nil {
 		return nil, -EBADF
 	}
-	if f.kind != kindFile {
+	if f.kind != kindFile && f.kind != kind9p {
 		return nil, -ESPIPE
 	}
 	if f.flags&oAccmode == wrongMode || f.flags&oPath != 0 {

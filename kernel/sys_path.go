@@ -5,8 +5,10 @@
 package kernel
 
 import (
+	"gmpos/drivers/virtio/p9"
 	"gmpos/kernel/mm"
 	"gmpos/kernel/vfs"
+	"gmpos/sched"
 )
 
 // Each call checks its arguments as Linux does before it walks the path (fs/open.c, fs/stat.c,
@@ -64,61 +66,98 @@ func getPath(i int, p uintptr) ([]byte, int64) {
 	return nil, -ENAMETOOLONG
 }
 
+// where is where a path leads: a file of the tree (the embedded lookup), or — Mount not 0 — into
+// share Mount-1, at Rest from the share's fid from (its root, or the directory open on dirfd).
+type where struct {
+	vfs.Lookup
+	from  uint32
+	viaFd bool // relative to a share's directory fd: every name is the share's
+}
+
+// remote reports whether the path's file is a share's; remoteName whether the last name is (for
+// calls on a name in a directory: a share's mount point itself is a name of the tree).
+func (w *where) remote() bool     { return w.Mount != 0 }
+func (w *where) remoteName() bool { return w.Mount != 0 && (len(w.Rest) > 0 || w.viaFd) }
+func (w *where) share() int       { return w.Mount - 1 }
+
 // startDir is where a relative path starts: the working directory for AT_FDCWD, else the
-// directory open on dirfd (EBADF, ENOTDIR). An absolute path ignores dirfd, as Linux does.
-func startDir(dirfd int32, path []byte) (vfs.Ino, int64) {
+// directory open on dirfd (EBADF, ENOTDIR) — of the tree, or of a share (f not nil). An absolute
+// path ignores dirfd, as Linux does.
+func startDir(dirfd int32, path []byte) (vfs.Ino, *file, int64) {
 	if len(path) > 0 && path[0] == '/' || dirfd == atFDCWD {
-		return cwd, 0
+		return cwd, nil, 0
 	}
-	f, _ := fdFile(dirfd)
+	f, fi := fdFile(dirfd)
 	if f == nil {
-		return 0, -EBADF
+		return 0, nil, -EBADF
+	}
+	if f.kind == kind9p && p9Files[fi].dir {
+		return 0, f, 0
 	}
 	if f.kind != kindFile || !vfs.Get(fileIno(f)).IsDir() {
-		return 0, -ENOTDIR
+		return 0, nil, -ENOTDIR
 	}
-	return fileIno(f), 0
+	return fileIno(f), nil, 0
 }
 
-// resolve copies path i, and walks it from dirfd: the lookup, or -errno. An empty path is
+// restBuf holds the rest of a path that entered a share through a symbolic link (vfs.WalkAt).
+var restBuf [2][vfs.PathMax]byte
+
+// resolve copies path i, and walks it from dirfd: where it leads, or -errno. An empty path is
 // ENOENT.
-func resolve(i int, dirfd int32, p uintptr, follow bool) (vfs.Lookup, int64) {
+func resolve(i int, dirfd int32, p uintptr, follow bool) (where, int64) {
 	path, e := getPath(i, p)
 	if e != 0 {
-		return vfs.Lookup{}, e
+		return where{}, e
 	}
 	if len(path) == 0 {
-		return vfs.Lookup{}, -ENOENT
+		return where{}, -ENOENT
 	}
-	start, e := startDir(dirfd, path)
+	start, df, e := startDir(dirfd, path)
 	if e != 0 {
-		return vfs.Lookup{}, e
+		return where{}, e
 	}
-	lk, ve := vfs.Walk(start, path, follow)
+	if df != nil {
+		s, fid := p9Of(df)
+		return where{Lookup: vfs.Lookup{Mount: s + 1, Rest: path}, from: fid, viaFd: true}, 0
+	}
+	lk, ve := vfs.WalkAt(start, path, follow, restBuf[i][:])
 	if ve != vfs.OK {
-		return lk, -int64(ve)
+		return where{Lookup: lk}, -int64(ve)
 	}
-	return lk, 0
+	return where{Lookup: lk, from: p9RootFid}, 0
 }
 
-// existing is resolve for a file that must exist; a trailing slash demands a directory.
-func existing(i int, dirfd int32, p uintptr, follow bool) (vfs.Ino, int64) {
-	lk, e := resolve(i, dirfd, p, follow)
-	if e != 0 {
-		return 0, e
+// existing is resolve for a file that must exist; a trailing slash demands a directory. A path
+// into a share is returned as such (the host says whether it exists).
+func existing(i int, dirfd int32, p uintptr, follow bool) (where, int64) {
+	w, e := resolve(i, dirfd, p, follow)
+	if e != 0 || w.remote() {
+		return w, e
 	}
-	if lk.Ino == 0 {
-		return 0, -ENOENT
+	if w.Ino == 0 {
+		return w, -ENOENT
 	}
-	if lk.MustDir && !vfs.Get(lk.Ino).IsDir() {
-		return 0, -ENOTDIR
+	if w.MustDir && !vfs.Get(w.Ino).IsDir() {
+		return w, -ENOTDIR
 	}
-	return lk.Ino, 0
+	return w, 0
+}
+
+// p9File starts a call of op on the file w names in a share (p9Go then sends it).
+func p9FileCall(t *Thread, gp sched.GID, cpu int, w *where, op p9Op) (*p9Req, int, int64, bool) {
+	return p9PathCall(t, gp, cpu, w.share(), op, w.from, w.Rest, false)
+}
+
+// p9NameCall starts a call of op on the last name of w, in its directory of a share.
+func p9NameCall(t *Thread, gp sched.GID, cpu int, w *where, op p9Op) (*p9Req, int, int64, bool) {
+	return p9PathCall(t, gp, cpu, w.share(), op, w.from, w.Rest, true)
 }
 
 // fdOrPath is the file a *at call with AT_EMPTY_PATH and an empty path means: dirfd itself
 // (AT_FDCWD: the working directory). ok false: the path is not empty, walk it.
 func fdOrPath(dirfd int32, p uintptr, flags int32) (ino vfs.Ino, f *file, e int64, ok bool) {
+	// A share's file (kind9p) comes back as f with ino 0, as pipes and sockets do.
 	if flags&atEmptyPath == 0 {
 		return 0, nil, 0, false
 	}
@@ -144,8 +183,8 @@ func fdOrPath(dirfd int32, p uintptr, flags int32) (ino vfs.Ino, f *file, e int6
 
 // sysOpenat opens (or with O_CREAT makes) a file (fs/open.c do_sys_openat2, fs/namei.c
 // path_openat, do_open): in Linux's order, the flag checks, the walk, creation with mode less
-// the umask, then what the file's type allows.
-func sysOpenat(dirfd int32, p uintptr, flags int32, mode uint32) int64 {
+// the umask, then what the file's type allows. A file of a share is opened on the host.
+func sysOpenat(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, flags int32, mode uint32) int64 {
 	if flags&oTmpfile == 0o20000000 || (flags&oTmpfile == oTmpfile && flags&oAccmode == oRdonly) {
 		return -EINVAL
 	}
@@ -157,20 +196,32 @@ func sysOpenat(dirfd int32, p uintptr, flags int32, mode uint32) int64 {
 	}
 	create := flags&oCreat != 0
 	follow := flags&oNofollow == 0 && !(create && flags&oExcl != 0)
-	lk, e := resolve(0, dirfd, p, follow)
+	w, e := resolve(0, dirfd, p, follow)
 	if e != 0 {
 		return e
 	}
-	ino := lk.Ino
+	if w.remote() {
+		op := p9OpOpen
+		if create && w.remoteName() {
+			op = p9OpCreate
+		}
+		r, slot, ret, ok := p9PathCall(t, gp, cpu, w.share(), op, w.from, w.Rest, op == p9OpCreate)
+		if !ok {
+			return ret
+		}
+		r.flags, r.mode = uint32(flags)&^oPath, mode
+		return p9Go(t, gp, cpu, w.share(), slot)
+	}
+	ino := w.Ino
 	if ino == 0 {
 		if !create {
 			return -ENOENT
 		}
-		if lk.MustDir {
+		if w.MustDir {
 			return -EISDIR
 		}
 		var ve vfs.Errno
-		if ino, ve = vfs.Create(lk.Dir, lk.Name, vfs.SIFREG|mode&^umask&0o7777); ve != vfs.OK {
+		if ino, ve = vfs.Create(w.Dir, w.Name, vfs.SIFREG|mode&^umask&0o7777); ve != vfs.OK {
 			return -int64(ve)
 		}
 	} else if create && flags&oExcl != 0 {
@@ -180,7 +231,7 @@ func sysOpenat(dirfd int32, p uintptr, flags int32, mode uint32) int64 {
 	switch {
 	case in.IsSymlink() && flags&oPath == 0:
 		return -ELOOP // O_NOFOLLOW (a followed link is never the result)
-	case (flags&oDirectory != 0 || lk.MustDir) && !in.IsDir():
+	case (flags&oDirectory != 0 || w.MustDir) && !in.IsDir():
 		return -ENOTDIR
 	case in.IsDir() && flags&oPath == 0 && (flags&oAccmode != oRdonly || create):
 		return -EISDIR
@@ -224,7 +275,7 @@ func openDevice(ino vfs.Ino, flags uint32) int64 {
 }
 
 // sysNewfstatat: with AT_EMPTY_PATH and an empty path it is fstat(dirfd).
-func sysNewfstatat(dirfd int32, p, st uintptr, flags int32) int64 {
+func sysNewfstatat(t *Thread, gp sched.GID, cpu int, dirfd int32, p, st uintptr, flags int32) int64 {
 	if flags&^(atSymlinkNofollow|atNoAutomount|atEmptyPath) != 0 {
 		return -EINVAL
 	}
@@ -235,13 +286,26 @@ func sysNewfstatat(dirfd int32, p, st uintptr, flags int32) int64 {
 		if dirfd == atFDCWD {
 			return putStatOf(inodeStat(cwd), st)
 		}
-		return sysFstat(dirfd, st)
+		return sysFstat(t, gp, cpu, dirfd, st)
 	}
-	ino, e := existing(0, dirfd, p, flags&atSymlinkNofollow == 0)
+	w, e := existing(0, dirfd, p, flags&atSymlinkNofollow == 0)
 	if e != 0 {
 		return e
 	}
-	return putStatOf(inodeStat(ino), st)
+	if w.remote() {
+		return p9StatCall(t, gp, cpu, &w, st, false)
+	}
+	return putStatOf(inodeStat(w.Ino), st)
+}
+
+// p9StatCall asks the host for a share file's attributes (Twalk, Tgetattr).
+func p9StatCall(t *Thread, gp sched.GID, cpu int, w *where, st uintptr, statx bool) int64 {
+	r, slot, ret, ok := p9FileCall(t, gp, cpu, w, p9OpStat)
+	if !ok {
+		return ret
+	}
+	r.buf, r.statx = st, statx
+	return p9Go(t, gp, cpu, w.share(), slot)
 }
 
 func putStatOf(s fileStat, st uintptr) int64 {
@@ -254,7 +318,7 @@ func putStatOf(s fileStat, st uintptr) int64 {
 
 // sysStatx: the flags are checked first (fs/stat.c statx: the sync type is a two-bit field whose
 // value 3 is invalid), then as newfstatat; every basic field is reported (STATX_BASIC_STATS).
-func sysStatx(dirfd int32, p uintptr, flags int32, mask uint32, buf uintptr) int64 {
+func sysStatx(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, flags int32, mask uint32, buf uintptr) int64 {
 	if flags&^(atSymlinkNofollow|atNoAutomount|atEmptyPath|atStatxSyncType) != 0 || flags&atStatxSyncType == atStatxSyncType {
 		return -EINVAL
 	}
@@ -266,17 +330,23 @@ func sysStatx(dirfd int32, p uintptr, flags int32, mask uint32, buf uintptr) int
 		if e != 0 {
 			return e
 		}
-		if f != nil {
+		switch {
+		case f != nil && f.kind == kind9p:
+			return p9Fstat(t, gp, cpu, f, f.index(), buf, true)
+		case f != nil:
 			s = kinds[f.kind].stat(f)
-		} else {
+		default:
 			s = inodeStat(cwd)
 		}
 	} else {
-		ino, e := existing(0, dirfd, p, flags&atSymlinkNofollow == 0)
+		w, e := existing(0, dirfd, p, flags&atSymlinkNofollow == 0)
 		if e != 0 {
 			return e
 		}
-		s = inodeStat(ino)
+		if w.remote() {
+			return p9StatCall(t, gp, cpu, &w, buf, true)
+		}
+		s = inodeStat(w.Ino)
 	}
 	if !userRange(buf, statxSize, true) {
 		return -EFAULT
@@ -294,6 +364,8 @@ func putStatx(p uintptr, s *fileStat) {
 	store32(p, 0x7ff) // stx_mask: STATX_BASIC_STATS
 	store32(p+4, uint32(s.blksize))
 	store32(p+16, uint32(s.nlink))
+	store32(p+20, s.uid)
+	store32(p+24, s.gid)
 	store16(p+28, uint16(s.mode))
 	store64(p+32, s.ino)
 	store64(p+40, s.size)
@@ -314,18 +386,26 @@ func putStatx(p uintptr, s *fileStat) {
 
 // sysFaccessat2 checks the mode (only R_OK|W_OK|X_OK bits) and the flags, then the file: every
 // caller is root, so R_OK and W_OK succeed and X_OK needs an execute bit (or a directory).
-func sysFaccessat2(dirfd int32, p uintptr, mode, flags int32) int64 {
+func sysFaccessat2(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, mode, flags int32) int64 {
 	if mode&^7 != 0 {
 		return -EINVAL
 	}
 	if flags&^(atEaccess|atSymlinkNofollow|atEmptyPath) != 0 {
 		return -EINVAL
 	}
-	ino, e := existing(0, dirfd, p, flags&atSymlinkNofollow == 0)
+	w, e := existing(0, dirfd, p, flags&atSymlinkNofollow == 0)
 	if e != 0 {
 		return e
 	}
-	if in := vfs.Get(ino); mode&1 != 0 && !in.IsDir() && in.Mode&0o111 == 0 {
+	if w.remote() {
+		r, slot, ret, ok := p9FileCall(t, gp, cpu, &w, p9OpAccess)
+		if !ok {
+			return ret
+		}
+		r.mode = uint32(mode)
+		return p9Go(t, gp, cpu, w.share(), slot)
+	}
+	if in := vfs.Get(w.Ino); mode&1 != 0 && !in.IsDir() && in.Mode&0o111 == 0 {
 		return -EACCES
 	}
 	return 0
@@ -333,36 +413,52 @@ func sysFaccessat2(dirfd int32, p uintptr, mode, flags int32) int64 {
 
 // sysReadlinkat: a non-positive buffer size is EINVAL before the path is looked at; a file that
 // is not a link is EINVAL; the target is cut to the buffer, without a NUL.
-func sysReadlinkat(dirfd int32, p uintptr, buf uintptr, size int32) int64 {
+func sysReadlinkat(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, buf uintptr, size int32) int64 {
 	if size <= 0 {
 		return -EINVAL
 	}
-	ino, e := existing(0, dirfd, p, false)
+	w, e := existing(0, dirfd, p, false)
 	if e != 0 {
 		return e
 	}
-	t, ve := vfs.Readlink(ino)
+	if w.remote() {
+		r, slot, ret, ok := p9FileCall(t, gp, cpu, &w, p9OpReadlink)
+		if !ok {
+			return ret
+		}
+		r.buf, r.n = buf, uintptr(size)
+		return p9Go(t, gp, cpu, w.share(), slot)
+	}
+	tg, ve := vfs.Readlink(w.Ino)
 	if ve != vfs.OK {
 		return -int64(ve)
 	}
-	n := min(uintptr(len(t)), uintptr(size))
+	n := min(uintptr(len(tg)), uintptr(size))
 	if !userRange(buf, n, true) {
 		return -EFAULT
 	}
-	copyOut(buf, t[:n])
+	copyOut(buf, tg[:n])
 	return int64(n)
 }
 
 // sysMkdirat makes a directory with mode less the umask (fs/namei.c do_mkdirat).
-func sysMkdirat(dirfd int32, p uintptr, mode uint32) int64 {
-	lk, e := resolve(0, dirfd, p, false)
+func sysMkdirat(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, mode uint32) int64 {
+	w, e := resolve(0, dirfd, p, false)
 	if e != 0 {
 		return e
 	}
-	if lk.Ino != 0 || len(lk.Name) == 0 || vfs.IsDots(lk.Name) {
+	if w.remoteName() {
+		r, slot, ret, ok := p9NameCall(t, gp, cpu, &w, p9OpMkdir)
+		if !ok {
+			return ret
+		}
+		r.mode = mode
+		return p9Go(t, gp, cpu, w.share(), slot)
+	}
+	if w.Ino != 0 || len(w.Name) == 0 || vfs.IsDots(w.Name) {
 		return -EEXIST
 	}
-	_, ve := vfs.Mkdir(lk.Dir, lk.Name, mode&0o1777&^umask)
+	_, ve := vfs.Mkdir(w.Dir, w.Name, mode&0o1777&^umask)
 	return -int64(ve)
 }
 
@@ -389,43 +485,53 @@ func sysMknodat(dirfd int32, p uintptr, mode uint32) int64 {
 
 // sysUnlinkat removes a name (do_unlinkat), or with AT_REMOVEDIR an empty directory
 // (do_rmdir): the path's last component decides the errors for "/", "." and "..".
-func sysUnlinkat(dirfd int32, p uintptr, flags int32) int64 {
+func sysUnlinkat(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, flags int32) int64 {
 	if flags&^atRemovedir != 0 {
 		return -EINVAL
 	}
-	lk, e := resolve(0, dirfd, p, false)
+	w, e := resolve(0, dirfd, p, false)
 	if e != 0 {
 		return e
 	}
+	if w.remoteName() {
+		r, slot, ret, ok := p9NameCall(t, gp, cpu, &w, p9OpUnlink)
+		if !ok {
+			return ret
+		}
+		r.flags = uint32(flags)
+		return p9Go(t, gp, cpu, w.share(), slot)
+	}
 	if flags&atRemovedir != 0 {
 		switch {
-		case len(lk.Name) == 0:
+		case len(w.Name) == 0:
 			return -EBUSY
-		case string(lk.Name) == ".":
+		case string(w.Name) == ".":
 			return -EINVAL
-		case string(lk.Name) == "..":
+		case string(w.Name) == "..":
 			return -ENOTEMPTY
 		}
-		return -int64(vfs.Rmdir(lk.Dir, lk.Name))
+		return -int64(vfs.Rmdir(w.Dir, w.Name))
 	}
-	if len(lk.Name) == 0 || vfs.IsDots(lk.Name) {
+	if len(w.Name) == 0 || vfs.IsDots(w.Name) {
 		return -EISDIR
 	}
-	if lk.Ino == 0 {
+	if w.Ino == 0 {
 		return -ENOENT
 	}
-	if lk.MustDir {
-		if vfs.Get(lk.Ino).IsDir() {
+	if w.MustDir {
+		if vfs.Get(w.Ino).IsDir() {
 			return -EISDIR
 		}
 		return -ENOTDIR
 	}
-	return -int64(vfs.Unlink(lk.Dir, lk.Name))
+	return -int64(vfs.Unlink(w.Dir, w.Name))
 }
 
 // sysRenameat2 (do_renameat2): "/", "." and ".." as either name are EBUSY; a trailing slash on
-// a file that is not a directory ENOTDIR; the rest is vfs.Rename's.
-func sysRenameat2(olddfd int32, oldp uintptr, newdfd int32, newp uintptr, flags uint32) int64 {
+// a file that is not a directory ENOTDIR; the rest is vfs.Rename's. Within a share the host
+// renames (Trenameat, which has no flags: EINVAL with any); between a share and the tree, or
+// two shares, EXDEV, as between two Linux file systems.
+func sysRenameat2(t *Thread, gp sched.GID, cpu int, olddfd int32, oldp uintptr, newdfd int32, newp uintptr, flags uint32) int64 {
 	if flags&^(vfs.RenameNoreplace|vfs.RenameExchange|vfs.RenameWhiteout) != 0 {
 		return -EINVAL
 	}
@@ -436,6 +542,26 @@ func sysRenameat2(olddfd int32, oldp uintptr, newdfd int32, newp uintptr, flags 
 	nw, e := resolve(1, newdfd, newp, false)
 	if e != 0 {
 		return e
+	}
+	if old.remoteName() || nw.remoteName() {
+		if old.Mount != nw.Mount || !old.remoteName() || !nw.remoteName() {
+			return -EXDEV
+		}
+		if flags != 0 {
+			return -EINVAL
+		}
+		r, slot, ret, ok := p9NameCall(t, gp, cpu, &old, p9OpRename)
+		if !ok {
+			return ret
+		}
+		r.from2 = nw.from
+		p9Clean(&r.path2, nw.Rest)
+		if r.path2.n == 0 {
+			p9s[old.share()].req[slot] = p9Req{}
+			return -EBUSY
+		}
+		splitLast(&r.path2, &r.name2)
+		return p9Go(t, gp, cpu, old.share(), slot)
 	}
 	if len(old.Name) == 0 || vfs.IsDots(old.Name) || len(nw.Name) == 0 || vfs.IsDots(nw.Name) {
 		return -EBUSY
@@ -450,7 +576,8 @@ func sysRenameat2(olddfd int32, oldp uintptr, newdfd int32, newp uintptr, flags 
 }
 
 // sysLinkat gives a file another name (do_linkat); AT_SYMLINK_FOLLOW follows a link given as
-// the old name, AT_EMPTY_PATH names dirfd's file.
+// the old name, AT_EMPTY_PATH names dirfd's file. Hard links within a share are not made here
+// (EOPNOTSUPP); between a share and the tree they are EXDEV.
 func sysLinkat(olddfd int32, oldp uintptr, newdfd int32, newp uintptr, flags int32) int64 {
 	if flags&^(atSymlinkFollow|atEmptyPath) != 0 {
 		return -EINVAL
@@ -463,12 +590,22 @@ func sysLinkat(olddfd int32, oldp uintptr, newdfd int32, newp uintptr, flags int
 		if ino = i; ino == 0 {
 			return -ENOENT
 		}
-	} else if ino, e = existing(0, olddfd, oldp, flags&atSymlinkFollow != 0); e != 0 {
-		return e
+	} else {
+		w, e := existing(0, olddfd, oldp, flags&atSymlinkFollow != 0)
+		if e != 0 {
+			return e
+		}
+		if w.remote() {
+			return -EOPNOTSUPP
+		}
+		ino = w.Ino
 	}
 	nw, e := resolve(1, newdfd, newp, false)
 	if e != 0 {
 		return e
+	}
+	if nw.remoteName() {
+		return -EXDEV
 	}
 	if nw.Ino != 0 || len(nw.Name) == 0 || vfs.IsDots(nw.Name) {
 		return -EEXIST
@@ -480,22 +617,30 @@ func sysLinkat(olddfd int32, oldp uintptr, newdfd int32, newp uintptr, flags int
 }
 
 // sysSymlinkat makes a symbolic link to target named by linkpath (do_symlinkat).
-func sysSymlinkat(target uintptr, newdfd int32, linkp uintptr) int64 {
-	t, e := getPath(1, target)
+func sysSymlinkat(t *Thread, gp sched.GID, cpu int, target uintptr, newdfd int32, linkp uintptr) int64 {
+	tg, e := getPath(1, target)
 	if e != 0 {
 		return e
 	}
-	if len(t) == 0 {
+	if len(tg) == 0 {
 		return -ENOENT
 	}
-	lk, e := resolve(0, newdfd, linkp, false)
+	w, e := resolve(0, newdfd, linkp, false)
 	if e != 0 {
 		return e
 	}
-	if lk.Ino != 0 || len(lk.Name) == 0 || vfs.IsDots(lk.Name) {
+	if w.remoteName() {
+		r, slot, ret, ok := p9NameCall(t, gp, cpu, &w, p9OpSymlink)
+		if !ok {
+			return ret
+		}
+		r.path2.n = copy(r.path2.b[:], tg) // the target, as given
+		return p9Go(t, gp, cpu, w.share(), slot)
+	}
+	if w.Ino != 0 || len(w.Name) == 0 || vfs.IsDots(w.Name) {
 		return -EEXIST
 	}
-	_, ve := vfs.Symlink(lk.Dir, lk.Name, t)
+	_, ve := vfs.Symlink(w.Dir, w.Name, tg)
 	return -int64(ve)
 }
 
@@ -517,13 +662,20 @@ func sysGetcwd(buf, size uintptr) int64 {
 	return int64(n + 1)
 }
 
-// sysChdir and sysFchdir change the working directory.
+// sysChdir and sysFchdir change the working directory: a directory of the tree, or a share's
+// mount point (not a directory inside a share: EOPNOTSUPP).
 func sysChdir(p uintptr) int64 {
-	ino, e := existing(0, atFDCWD, p, true)
+	w, e := existing(0, atFDCWD, p, true)
 	if e != 0 {
 		return e
 	}
-	return setCwd(ino)
+	if w.remote() {
+		if len(w.Rest) > 0 || w.viaFd {
+			return -EOPNOTSUPP
+		}
+		return setCwd(w.Ino)
+	}
+	return setCwd(w.Ino)
 }
 
 func sysFchdir(fd int32) int64 {
@@ -556,22 +708,28 @@ func sysUmask(mask uint32) int64 {
 
 // sysFchmodat changes permission bits (chmod, fchmodat, fchmodat2). A symbolic link's cannot
 // change (EOPNOTSUPP, as Linux's fchmodat2 with AT_SYMLINK_NOFOLLOW).
-func sysFchmodat(dirfd int32, p uintptr, mode uint32, flags int32) int64 {
+func sysFchmodat(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, mode uint32, flags int32) int64 {
 	if flags&^(atSymlinkNofollow|atEmptyPath) != 0 {
 		return -EINVAL
 	}
 	var ino vfs.Ino
-	var e int64
 	if i, f, fe, ok := fdOrPath(dirfd, p, flags); ok {
 		if fe != 0 {
 			return fe
 		}
 		if i == 0 && f != nil {
-			return 0 // a pipe, socket or the console: Linux changes its anonymous inode
+			return sysFchmod(t, gp, cpu, dirfd, mode)
 		}
 		ino = i
-	} else if ino, e = existing(0, dirfd, p, flags&atSymlinkNofollow == 0); e != 0 {
-		return e
+	} else {
+		w, e := existing(0, dirfd, p, flags&atSymlinkNofollow == 0)
+		if e != 0 {
+			return e
+		}
+		if w.remote() {
+			return p9SetattrCall(t, gp, cpu, &w, p9.SetattrMode, mode, 0, 0, 0)
+		}
+		ino = w.Ino
 	}
 	if vfs.Get(ino).IsSymlink() {
 		return -EOPNOTSUPP
@@ -580,9 +738,20 @@ func sysFchmodat(dirfd int32, p uintptr, mode uint32, flags int32) int64 {
 	return 0
 }
 
-// sysFchmod is fchmod: the file open on fd.
-func sysFchmod(fd int32, mode uint32) int64 {
-	f, _ := fdFile(fd)
+// p9SetattrCall changes a share file's attributes by path (Twalk, Tsetattr).
+func p9SetattrCall(t *Thread, gp sched.GID, cpu int, w *where, valid, mode uint32, size, atime, mtime int64) int64 {
+	r, slot, ret, ok := p9FileCall(t, gp, cpu, w, p9OpSetattr)
+	if !ok {
+		return ret
+	}
+	r.valid, r.mode, r.size, r.atime, r.mtime = valid, mode, size, atime, mtime
+	return p9Go(t, gp, cpu, w.share(), slot)
+}
+
+// sysFchmod is fchmod: the file open on fd. A pipe's, socket's or the console's is accepted and
+// not kept (Linux changes their anonymous inode).
+func sysFchmod(t *Thread, gp sched.GID, cpu int, fd int32, mode uint32) int64 {
+	f, fi := fdFile(fd)
 	if f == nil || f.flags&oPath != 0 {
 		return -EBADF
 	}
@@ -591,32 +760,79 @@ func sysFchmod(fd int32, mode uint32) int64 {
 		vfs.Chmod(fileIno(f), mode)
 	case kindDev:
 		vfs.Chmod(vfs.Ino(f.aux), mode)
+	case kind9p:
+		return p9Fsetattr(t, gp, cpu, f, fi, p9.SetattrMode, mode, 0, 0, 0)
 	}
 	return 0
 }
 
-// sysFchownat: the tree keeps no owners, everything is root's, and root may give a file to
-// root: uid and gid 0 or -1 (no change) succeed, any other owner is EPERM rather than a change
-// that stat would not show.
-func sysFchownat(dirfd int32, p uintptr, uid, gid uint32, flags int32) int64 {
+// sysFchownat changes a file's owner and group (chown, lchown, fchownat, fchown: fs/open.c
+// chown_common): the caller is root, so any ids; -1 leaves one as it is. A share's file is
+// changed on the host (Tsetattr), which may refuse (the host runs QEMU as its user).
+func sysFchownat(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, uid, gid uint32, flags int32) int64 {
 	if flags&^(atSymlinkNofollow|atEmptyPath) != 0 {
 		return -EINVAL
 	}
-	if _, _, e, ok := fdOrPath(dirfd, p, flags); ok {
+	if _, f, e, ok := fdOrPath(dirfd, p, flags); ok {
 		if e != 0 {
 			return e
 		}
-	} else if _, e := existing(0, dirfd, p, flags&atSymlinkNofollow == 0); e != 0 {
-		return e
-	}
-	return chownOK(uid, gid)
-}
-
-func chownOK(uid, gid uint32) int64 {
-	if (uid == 0 || uid == ^uint32(0)) && (gid == 0 || gid == ^uint32(0)) {
+		if f != nil {
+			return sysFchown(t, gp, cpu, dirfd, uid, gid)
+		}
+		vfs.Chown(cwd, uid, gid)
 		return 0
 	}
-	return -EPERM
+	w, e := existing(0, dirfd, p, flags&atSymlinkNofollow == 0)
+	if e != 0 {
+		return e
+	}
+	if w.remote() {
+		r, slot, ret, ok := p9FileCall(t, gp, cpu, &w, p9OpSetattr)
+		if !ok {
+			return ret
+		}
+		r.valid, r.uid, r.gid = p9ChownValid(uid, gid), uid, gid
+		return p9Go(t, gp, cpu, w.share(), slot)
+	}
+	vfs.Chown(w.Ino, uid, gid)
+	return 0
+}
+
+// sysFchown is fchown: the file open on fd (a pipe's, socket's or the console's: accepted, as
+// Linux changes their anonymous inode).
+func sysFchown(t *Thread, gp sched.GID, cpu int, fd int32, uid, gid uint32) int64 {
+	f, fi := fdFile(fd)
+	if f == nil || f.flags&oPath != 0 {
+		return -EBADF
+	}
+	switch f.kind {
+	case kindFile:
+		vfs.Chown(fileIno(f), uid, gid)
+	case kindDev:
+		vfs.Chown(vfs.Ino(f.aux), uid, gid)
+	case kind9p:
+		r, slot, ret, ok := p9FdCall(t, gp, cpu, f, fi, p9OpFsetattr)
+		if !ok {
+			return ret
+		}
+		r.valid, r.uid, r.gid = p9ChownValid(uid, gid), uid, gid
+		s, _ := p9Of(f)
+		return p9StartFd(t, gp, cpu, f, slot, p9Setattr(p9s[s].dev.Out(slot), uint16(slot), r), p9.Tsetattr)
+	}
+	return 0
+}
+
+// p9ChownValid is Tsetattr's valid bits for a chown of uid, gid (-1: unchanged).
+func p9ChownValid(uid, gid uint32) uint32 {
+	v := uint32(0)
+	if uid != ^uint32(0) {
+		v |= p9.SetattrUID
+	}
+	if gid != ^uint32(0) {
+		v |= p9.SetattrGID
+	}
+	return v
 }
 
 // UTIME_NOW and UTIME_OMIT (include/uapi/linux/stat.h).
@@ -628,87 +844,109 @@ const (
 // sysUtimensat sets access and modification times (fs/utimes.c): a NULL path means dirfd's own
 // file, NULL times means now, a tv_nsec other than UTIME_NOW/UTIME_OMIT outside [0, 1e9) is
 // EINVAL.
-func sysUtimensat(dirfd int32, p, times uintptr, flags int32) int64 {
+func sysUtimensat(t *Thread, gp sched.GID, cpu int, dirfd int32, p, times uintptr, flags int32) int64 {
 	if flags&^(atSymlinkNofollow|atEmptyPath) != 0 {
 		return -EINVAL
 	}
-	t := [2]int64{-2, -2} // -2: now; -1: omit
+	tm := [2]int64{-2, -2} // -2: now; -1: omit
 	if times != 0 {
 		if !userRange(times, 32, false) {
 			return -EFAULT
 		}
-		for i := range t {
+		for i := range tm {
 			sec, nsec := int64(load64(times+uintptr(16*i))), int64(load64(times+uintptr(16*i)+8))
 			switch {
 			case nsec == utimeNow:
 			case nsec == utimeOmit:
-				t[i] = -1
+				tm[i] = -1
 			case nsec < 0 || nsec >= 1e9:
 				return -EINVAL
 			default:
-				t[i] = sec*1e9 + nsec
+				tm[i] = sec*1e9 + nsec
 			}
 		}
 	}
+	now := walltime()
+	// What a share's Tsetattr is told: a time given (ATIME_SET), now (ATIME alone), or nothing.
+	valid := uint32(0)
+	for i, bits := range [2][2]uint32{{p9.SetattrAtime, p9.SetattrAtimeSet}, {p9.SetattrMtime, p9.SetattrMtimeSet}} {
+		switch {
+		case tm[i] == -2:
+			valid |= bits[0]
+			tm[i] = now
+		case tm[i] >= 0:
+			valid |= bits[0] | bits[1]
+		}
+	}
 	var ino vfs.Ino
+	var f *file
 	if p == 0 {
-		f, _ := fdFile(dirfd)
+		f, _ = fdFile(dirfd)
 		if dirfd == atFDCWD {
 			ino = cwd
 		} else if f == nil {
 			return -EBADF
-		} else if f.kind == kindFile {
-			ino = fileIno(f)
-		} else if f.kind == kindDev {
-			ino = vfs.Ino(f.aux)
-		} else {
-			return 0
 		}
 	} else {
-		var e int64
-		if i, f, fe, ok := fdOrPath(dirfd, p, flags); ok {
+		if i, df, fe, ok := fdOrPath(dirfd, p, flags); ok {
 			if fe != 0 {
 				return fe
 			}
-			if i == 0 && f != nil {
-				return 0
+			ino, f = i, df
+		} else {
+			w, e := existing(0, dirfd, p, flags&atSymlinkNofollow == 0)
+			if e != 0 {
+				return e
 			}
-			ino = i
-		} else if ino, e = existing(0, dirfd, p, flags&atSymlinkNofollow == 0); e != 0 {
-			return e
+			if w.remote() {
+				return p9SetattrCall(t, gp, cpu, &w, valid, 0, 0, tm[0], tm[1])
+			}
+			ino = w.Ino
 		}
 	}
-	now := walltime()
-	for i := range t {
-		if t[i] == -2 {
-			t[i] = now
+	if f != nil && ino == 0 {
+		switch f.kind {
+		case kindFile:
+			ino = fileIno(f)
+		case kindDev:
+			ino = vfs.Ino(f.aux)
+		case kind9p:
+			return p9Fsetattr(t, gp, cpu, f, f.index(), valid, 0, 0, tm[0], tm[1])
+		default:
+			return 0 // a pipe, socket or the console: their anonymous inode
 		}
 	}
-	vfs.SetTimes(ino, t[0], t[1])
+	vfs.SetTimes(ino, tm[0], tm[1])
 	return 0
 }
 
 // sysTruncate and sysFtruncate set a regular file's size (do_sys_truncate, do_sys_ftruncate):
 // a negative length is EINVAL; ftruncate needs a file open for writing (EINVAL otherwise, as
 // Linux says), truncate a path to a regular file (EISDIR for a directory).
-func sysTruncate(p uintptr, length int64) int64 {
+func sysTruncate(t *Thread, gp sched.GID, cpu int, p uintptr, length int64) int64 {
 	if length < 0 {
 		return -EINVAL
 	}
-	ino, e := existing(0, atFDCWD, p, true)
+	w, e := existing(0, atFDCWD, p, true)
 	if e != 0 {
 		return e
 	}
-	return -int64(vfs.Truncate(ino, length))
+	if w.remote() {
+		return p9SetattrCall(t, gp, cpu, &w, p9.SetattrSize, 0, length, 0, 0)
+	}
+	return -int64(vfs.Truncate(w.Ino, length))
 }
 
-func sysFtruncate(fd int32, length int64) int64 {
+func sysFtruncate(t *Thread, gp sched.GID, cpu int, fd int32, length int64) int64 {
 	if length < 0 {
 		return -EINVAL
 	}
-	f, _ := fdFile(fd)
+	f, fi := fdFile(fd)
 	if f == nil || f.flags&oPath != 0 {
 		return -EBADF
+	}
+	if f.kind == kind9p && f.flags&oAccmode != oRdonly && !p9Files[fi].dir {
+		return p9Fsetattr(t, gp, cpu, f, fi, p9.SetattrSize, 0, length, 0, 0)
 	}
 	if f.kind != kindFile || f.flags&oAccmode == oRdonly || !vfs.Get(fileIno(f)).IsReg() {
 		return -EINVAL
@@ -717,21 +955,26 @@ func sysFtruncate(fd int32, length int64) int64 {
 }
 
 // sysFsync (fsync, fdatasync, syncfs): the tree is memory, so a file's data is as durable as it
-// will ever be; pipes, sockets and the console have no fsync (EINVAL, as Linux).
-func sysFsync(fd int32) int64 {
-	f, _ := fdFile(fd)
+// will ever be; a share's file is synced on the host (Tfsync); pipes, sockets and the console
+// have no fsync (EINVAL, as Linux).
+func sysFsync(t *Thread, gp sched.GID, cpu int, fd int32) int64 {
+	f, fi := fdFile(fd)
 	if f == nil {
 		return -EBADF
 	}
-	if f.kind == kindFile || f.kind == kindDev {
+	switch f.kind {
+	case kindFile, kindDev:
 		return 0
+	case kind9p:
+		return p9Fsync(t, gp, cpu, f, fi)
 	}
 	return -EINVAL
 }
 
 // sysFstatfs and sysStatfs describe the tree as a tmpfs (struct statfs, x86-64 and arm64 alike:
 // f_type, f_bsize, f_blocks, f_bfree, f_bavail, f_files, f_ffree, f_fsid, f_namelen, f_frsize,
-// f_flags, spare): its blocks are the machine's frames, shared with the program's memory.
+// f_flags, spare): its blocks are the machine's frames, shared with the program's memory. (A
+// share's statfs is the tree's too: Tstatfs is not asked.)
 func sysStatfs(p, buf uintptr) int64 {
 	if _, e := existing(0, atFDCWD, p, true); e != 0 {
 		return e

@@ -60,13 +60,13 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 	case nrClose:
 		r = sysClose(fd0)
 	case nrFstat:
-		r = sysFstat(fd0, uintptr(a[1]))
+		r = sysFstat(t, gp, cpu, fd0, uintptr(a[1]))
 	case nrLseek:
 		r = sysLseek(fd0, int64(a[1]), uint32(a[2]))
 	case nrPread64:
-		r = sysPread(fd0, uintptr(a[1]), uintptr(a[2]), int64(a[3]))
+		r = sysPread(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]), int64(a[3]))
 	case nrPwrite64:
-		r = sysPwrite(fd0, uintptr(a[1]), uintptr(a[2]), int64(a[3]))
+		r = sysPwrite(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]), int64(a[3]))
 	case nrIoctl:
 		r = sysIoctl(fd0, uint32(a[1]), uintptr(a[2]))
 	case nrFcntl:
@@ -142,59 +142,59 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 		r = sysEpollPwait2(t, gp, cpu, fd0, uintptr(a[1]), int32(a[2]), uintptr(a[3]), uintptr(a[4]), uintptr(a[5]))
 	// The tree's names and files (sys_path.go, fd_file.go, kernel/vfs).
 	case nrOpen:
-		r = sysOpenat(atFDCWD, uintptr(a[0]), int32(a[1]), uint32(a[2]))
+		r = sysOpenat(t, gp, cpu, atFDCWD, uintptr(a[0]), int32(a[1]), uint32(a[2]))
 	case nrOpenat:
-		r = sysOpenat(fd0, uintptr(a[1]), int32(a[2]), uint32(a[3]))
+		r = sysOpenat(t, gp, cpu, fd0, uintptr(a[1]), int32(a[2]), uint32(a[3]))
 	case nrCreat:
-		r = sysOpenat(atFDCWD, uintptr(a[0]), oCreat|oWronly|oTrunc, uint32(a[1]))
+		r = sysOpenat(t, gp, cpu, atFDCWD, uintptr(a[0]), oCreat|oWronly|oTrunc, uint32(a[1]))
 	case nrStat:
-		r = sysNewfstatat(atFDCWD, uintptr(a[0]), uintptr(a[1]), 0)
+		r = sysNewfstatat(t, gp, cpu, atFDCWD, uintptr(a[0]), uintptr(a[1]), 0)
 	case nrLstat:
-		r = sysNewfstatat(atFDCWD, uintptr(a[0]), uintptr(a[1]), atSymlinkNofollow)
+		r = sysNewfstatat(t, gp, cpu, atFDCWD, uintptr(a[0]), uintptr(a[1]), atSymlinkNofollow)
 	case nrNewfstatat:
-		r = sysNewfstatat(fd0, uintptr(a[1]), uintptr(a[2]), int32(a[3]))
+		r = sysNewfstatat(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]), int32(a[3]))
 	case nrStatx:
-		r = sysStatx(fd0, uintptr(a[1]), int32(a[2]), uint32(a[3]), uintptr(a[4]))
+		r = sysStatx(t, gp, cpu, fd0, uintptr(a[1]), int32(a[2]), uint32(a[3]), uintptr(a[4]))
 	case nrAccess:
-		r = sysFaccessat2(atFDCWD, uintptr(a[0]), int32(a[1]), 0)
+		r = sysFaccessat2(t, gp, cpu, atFDCWD, uintptr(a[0]), int32(a[1]), 0)
 	case nrFaccessat:
-		r = sysFaccessat2(fd0, uintptr(a[1]), int32(a[2]), 0)
+		r = sysFaccessat2(t, gp, cpu, fd0, uintptr(a[1]), int32(a[2]), 0)
 	case nrFaccessat2:
-		r = sysFaccessat2(fd0, uintptr(a[1]), int32(a[2]), int32(a[3]))
+		r = sysFaccessat2(t, gp, cpu, fd0, uintptr(a[1]), int32(a[2]), int32(a[3]))
 	case nrReadlink:
-		r = sysReadlinkat(atFDCWD, uintptr(a[0]), uintptr(a[1]), int32(a[2]))
+		r = sysReadlinkat(t, gp, cpu, atFDCWD, uintptr(a[0]), uintptr(a[1]), int32(a[2]))
 	case nrReadlinkat:
-		r = sysReadlinkat(fd0, uintptr(a[1]), uintptr(a[2]), int32(a[3]))
+		r = sysReadlinkat(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]), int32(a[3]))
 	case nrGetdents64:
-		r = sysGetdents64(fd0, uintptr(a[1]), uintptr(uint32(a[2])))
+		r = sysGetdents64(t, gp, cpu, fd0, uintptr(a[1]), uintptr(uint32(a[2])))
 	case nrMkdir:
-		r = sysMkdirat(atFDCWD, uintptr(a[0]), uint32(a[1]))
+		r = sysMkdirat(t, gp, cpu, atFDCWD, uintptr(a[0]), uint32(a[1]))
 	case nrMkdirat:
-		r = sysMkdirat(fd0, uintptr(a[1]), uint32(a[2]))
+		r = sysMkdirat(t, gp, cpu, fd0, uintptr(a[1]), uint32(a[2]))
 	case nrMknod:
 		r = sysMknodat(atFDCWD, uintptr(a[0]), uint32(a[1]))
 	case nrMknodat:
 		r = sysMknodat(fd0, uintptr(a[1]), uint32(a[2]))
 	case nrUnlink:
-		r = sysUnlinkat(atFDCWD, uintptr(a[0]), 0)
+		r = sysUnlinkat(t, gp, cpu, atFDCWD, uintptr(a[0]), 0)
 	case nrRmdir:
-		r = sysUnlinkat(atFDCWD, uintptr(a[0]), atRemovedir)
+		r = sysUnlinkat(t, gp, cpu, atFDCWD, uintptr(a[0]), atRemovedir)
 	case nrUnlinkat:
-		r = sysUnlinkat(fd0, uintptr(a[1]), int32(a[2]))
+		r = sysUnlinkat(t, gp, cpu, fd0, uintptr(a[1]), int32(a[2]))
 	case nrRename:
-		r = sysRenameat2(atFDCWD, uintptr(a[0]), atFDCWD, uintptr(a[1]), 0)
+		r = sysRenameat2(t, gp, cpu, atFDCWD, uintptr(a[0]), atFDCWD, uintptr(a[1]), 0)
 	case nrRenameat:
-		r = sysRenameat2(fd0, uintptr(a[1]), int32(a[2]), uintptr(a[3]), 0)
+		r = sysRenameat2(t, gp, cpu, fd0, uintptr(a[1]), int32(a[2]), uintptr(a[3]), 0)
 	case nrRenameat2:
-		r = sysRenameat2(fd0, uintptr(a[1]), int32(a[2]), uintptr(a[3]), uint32(a[4]))
+		r = sysRenameat2(t, gp, cpu, fd0, uintptr(a[1]), int32(a[2]), uintptr(a[3]), uint32(a[4]))
 	case nrLink:
 		r = sysLinkat(atFDCWD, uintptr(a[0]), atFDCWD, uintptr(a[1]), 0)
 	case nrLinkat:
 		r = sysLinkat(fd0, uintptr(a[1]), int32(a[2]), uintptr(a[3]), int32(a[4]))
 	case nrSymlink:
-		r = sysSymlinkat(uintptr(a[0]), atFDCWD, uintptr(a[1]))
+		r = sysSymlinkat(t, gp, cpu, uintptr(a[0]), atFDCWD, uintptr(a[1]))
 	case nrSymlinkat:
-		r = sysSymlinkat(uintptr(a[0]), int32(a[1]), uintptr(a[2]))
+		r = sysSymlinkat(t, gp, cpu, uintptr(a[0]), int32(a[1]), uintptr(a[2]))
 	case nrGetcwd:
 		r = sysGetcwd(uintptr(a[0]), uintptr(a[1]))
 	case nrChdir:
@@ -204,33 +204,29 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 	case nrUmask:
 		r = sysUmask(uint32(a[0]))
 	case nrChmod:
-		r = sysFchmodat(atFDCWD, uintptr(a[0]), uint32(a[1]), 0)
+		r = sysFchmodat(t, gp, cpu, atFDCWD, uintptr(a[0]), uint32(a[1]), 0)
 	case nrFchmodat:
-		r = sysFchmodat(fd0, uintptr(a[1]), uint32(a[2]), 0)
+		r = sysFchmodat(t, gp, cpu, fd0, uintptr(a[1]), uint32(a[2]), 0)
 	case nrFchmodat2:
-		r = sysFchmodat(fd0, uintptr(a[1]), uint32(a[2]), int32(a[3]))
+		r = sysFchmodat(t, gp, cpu, fd0, uintptr(a[1]), uint32(a[2]), int32(a[3]))
 	case nrFchmod:
-		r = sysFchmod(fd0, uint32(a[1]))
+		r = sysFchmod(t, gp, cpu, fd0, uint32(a[1]))
 	case nrChown:
-		r = sysFchownat(atFDCWD, uintptr(a[0]), uint32(a[1]), uint32(a[2]), 0)
+		r = sysFchownat(t, gp, cpu, atFDCWD, uintptr(a[0]), uint32(a[1]), uint32(a[2]), 0)
 	case nrLchown:
-		r = sysFchownat(atFDCWD, uintptr(a[0]), uint32(a[1]), uint32(a[2]), atSymlinkNofollow)
+		r = sysFchownat(t, gp, cpu, atFDCWD, uintptr(a[0]), uint32(a[1]), uint32(a[2]), atSymlinkNofollow)
 	case nrFchownat:
-		r = sysFchownat(fd0, uintptr(a[1]), uint32(a[2]), uint32(a[3]), int32(a[4]))
+		r = sysFchownat(t, gp, cpu, fd0, uintptr(a[1]), uint32(a[2]), uint32(a[3]), int32(a[4]))
 	case nrFchown:
-		if f, _ := fdFile(fd0); f == nil {
-			r = -EBADF
-		} else {
-			r = chownOK(uint32(a[1]), uint32(a[2]))
-		}
+		r = sysFchown(t, gp, cpu, fd0, uint32(a[1]), uint32(a[2]))
 	case nrUtimensat:
-		r = sysUtimensat(fd0, uintptr(a[1]), uintptr(a[2]), int32(a[3]))
+		r = sysUtimensat(t, gp, cpu, fd0, uintptr(a[1]), uintptr(a[2]), int32(a[3]))
 	case nrTruncate:
-		r = sysTruncate(uintptr(a[0]), int64(a[1]))
+		r = sysTruncate(t, gp, cpu, uintptr(a[0]), int64(a[1]))
 	case nrFtruncate:
-		r = sysFtruncate(fd0, int64(a[1]))
+		r = sysFtruncate(t, gp, cpu, fd0, int64(a[1]))
 	case nrFsync, nrFdatasync, nrSyncfs:
-		r = sysFsync(fd0)
+		r = sysFsync(t, gp, cpu, fd0)
 	case nrSync:
 		r = 0
 	case nrStatfs:

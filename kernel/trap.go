@@ -198,7 +198,7 @@ func outOfMemory(t *Thread, addr uintptr) {
 func kernelSyscall(f *arch.Frame) *arch.Frame {
 	nr, a := f.Syscall()
 	if nr == nrWrite && (a[0] == 1 || a[0] == 2) && a[2] < 4096 {
-		board.ConsoleWrite(consoleStderr, userBytes(uintptr(a[1]), uintptr(a[2])))
+		board.ConsoleWrite(consoleStderr, vconKernelWrite(consoleStderr, userBytes(uintptr(a[1]), uintptr(a[2]))))
 		f.SetSyscallResult(a[2])
 		return f
 	}

@@ -26,13 +26,15 @@ import "gmpos/sched"
 type waitKind uint8
 
 const (
-	waitNone  waitKind = iota
-	waitFutex          // futex word waitObj, bitset waitArg (futex.go); timeout: ETIMEDOUT
-	waitSleep          // nanosleep, clock_nanosleep: the deadline is the point
-	waitEpoll          // epoll instance waitObj; buffer waitArg, max waitArg2 (epoll.go)
-	waitFile           // open file waitObj until one of the events waitArg (fd.go); restarts
-	waitIRQ            // the interrupt self-test (irq.go)
-	waitNet            // a socket call's round trip to the network stack (net_svc.go)
+	waitNone   waitKind = iota
+	waitFutex           // futex word waitObj, bitset waitArg (futex.go); timeout: ETIMEDOUT
+	waitSleep           // nanosleep, clock_nanosleep: the deadline is the point
+	waitEpoll           // epoll instance waitObj; buffer waitArg, max waitArg2 (epoll.go)
+	waitFile            // open file waitObj until one of the events waitArg (fd.go); restarts
+	waitIRQ             // the interrupt self-test (irq.go)
+	waitNet             // a socket call's round trip to the network stack (net_svc.go)
+	waitP9              // a call on a share: its 9P round trips (fs9p.go); request waitObj
+	waitP9Slot          // a free request slot of a share (fs9p.go); restarts
 )
 
 // waiters lists every blocked thread. Protected by the BKL.
@@ -94,6 +96,8 @@ func unblock(gp sched.GID, cpu int) {
 		irqTestEnd(gp)
 	case waitNet:
 		netRequestEnd(gp)
+	case waitP9:
+		p9WaitEnd(gp)
 	}
 	if t.restoreSigmask && int64(t.frame.SyscallResult()) != -EINTR {
 		t.sigmask, t.restoreSigmask = t.savedSigmask, false
@@ -147,12 +151,13 @@ func nextDeadline() int64 {
 // for a read or write waiting on a file, when the handler has SA_RESTART — by running the call
 // again after the handler (Linux: -ERESTARTSYS, which handle_signal turns into a restart).
 //
-// A round trip to the network stack (waitNet) is not interrupted: like Linux's short
+// A round trip to the network stack (waitNet) or to a share's host (waitP9, and the wait for a
+// request slot) is not interrupted: like Linux's short
 // uninterruptible sleeps, it ends soon (or at its deadline), and the signal is delivered on the
 // way back to user mode. Go does not retry socket, bind or listen after EINTR, and the
 // runtime's preemption signal (SIGURG) arrives often.
 func interruptWait(gp sched.GID, sig int, cpu int) {
-	if threads[gp].wait == waitNet {
+	if w := threads[gp].wait; w == waitNet || w == waitP9 || w == waitP9Slot {
 		return
 	}
 	if threads[gp].wait == waitFile && sigactions[sig].flags&saRestart != 0 {

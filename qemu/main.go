@@ -136,6 +136,16 @@ func runGuest(argv []string, test bool) int {
 		}
 		return err
 	})
+	fs.Func("share", "share a host directory with the program, read and write, over virtio-9p: `HOSTDIR[:GUESTDIR]`, GUESTDIR "+
+		"defaulting to HOSTDIR's absolute path; what the program writes (and closes or fsyncs) is in HOSTDIR when gmpos returns. "+
+		"Repeatable (4 at most). Files are created as your user; symbolic links inside a share are not followed in the middle of a path", func(s string) error {
+		sh, err := runner.ParseShare(s)
+		if err == nil {
+			cfg.Shares = append(cfg.Shares, sh)
+		}
+		return err
+	})
+
 	fs.StringVar(&cfg.Net.Pcap, "pcap", "", "record the NIC's frames both ways into this pcap `FILE` (tcpdump -r, Wireshark; implies -net user)")
 	grace := fs.Duration("grace", 5*time.Second, "after a forwarded Ctrl-C or SIGTERM, stop QEMU (status 130) if the program has not exited within this long (0: wait)")
 	traceFile := fs.String("trace", "", "record the kernel scheduler's events (kernel option trace=1) and write a Perfetto/Chrome timeline of the cores to this JSON file")

@@ -39,8 +39,8 @@ func TestGuestFiles(t *testing.T) {
 			t.Errorf("failed: %s", l)
 		}
 	}
-	if checks != 53 || execs != 1 {
-		t.Errorf("%d checks and %d exec lines, want 53 and 1", checks, execs)
+	if checks != 54 || execs != 1 {
+		t.Errorf("%d checks and %d exec lines, want 54 and 1", checks, execs)
 	}
 	if t.Failed() {
 		g.dump(t)

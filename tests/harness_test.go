@@ -27,10 +27,12 @@ type opts struct {
 	kopts   []string
 	timeout time.Duration // default defaultTimeout
 	smp     int
-	net     runner.NetMode // -net; "" is auto
-	stdin   []byte         // the program's stdin (nil: empty)
-	mem     string         // guest RAM (-m); "" is the runner's default
-	env     []string       // the program's environment (nil: empty)
+	net     runner.NetMode   // -net; "" is auto
+	stdin   []byte           // the program's stdin (nil: empty)
+	mem     string           // guest RAM (-m); "" is the runner's default
+	env     []string         // the program's environment (nil: empty)
+	fs      []runner.FSMount // -fs
+	shares  []runner.Share   // -share
 }
 
 // defaultTimeout bounds one boot under TCG, build excluded.
@@ -68,6 +70,7 @@ func boot(t *testing.T, pkg []string, o opts) guest {
 		cfg.Mem = o.mem
 	}
 	cfg.Env = o.env
+	cfg.FS, cfg.Shares = o.fs, o.shares
 	if o.smp > 0 {
 		cfg.SMP = o.smp
 	} else if n, err := strconv.Atoi(os.Getenv("GMPOS_TEST_SMP")); err == nil && n > 0 {

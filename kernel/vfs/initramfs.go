@@ -95,6 +95,7 @@ func Unpack(b []byte) (n int, why string, at []byte) {
 			return n, "the tree is full (inodes or memory)", e.Name
 		}
 		inodes[ino].Mtime, inodes[ino].Ctime = mtime, mtime
+		inodes[ino].UID, inodes[ino].GID = e.UID, e.GID
 		n++
 	}
 }

@@ -31,6 +31,8 @@ const (
 type Inode struct {
 	Mode  uint32 // type and permission bits; 0: the slot is free
 	Nlink uint32 // names referring to it (a directory: 2 + its subdirectories)
+	UID   uint32 // the owner and group (the process is root: 0 unless chown or the initramfs says)
+	GID   uint32
 	Size  int64  // bytes of data; a directory: its records' pages
 	Rdev  uint64 // a device's number (Linux's new_encode_dev)
 	// Times in nanoseconds since the epoch: last access (never updated: noatime), last data
@@ -110,7 +112,7 @@ func Close(ino Ino) {
 // Stat is what stat(2) reports of an inode; the kernel writes it in the architecture's layout.
 type Stat struct {
 	Ino, Nlink, Size, Blocks, Rdev uint64
-	Mode                           uint32
+	Mode, UID, GID                 uint32
 	Atime, Mtime, Ctime            int64
 }
 
@@ -125,7 +127,7 @@ func StatOf(ino Ino) Stat {
 	return Stat{
 		Ino: uint64(ino), Nlink: uint64(in.Nlink), Size: uint64(in.Size), Rdev: in.Rdev,
 		Blocks: dataFrames(in) * (pageSize / 512),
-		Mode:   in.Mode, Atime: in.Atime, Mtime: in.Mtime, Ctime: in.Ctime,
+		Mode:   in.Mode, UID: in.UID, GID: in.GID, Atime: in.Atime, Mtime: in.Mtime, Ctime: in.Ctime,
 	}
 }
 

@@ -312,6 +312,26 @@ func Chmod(ino Ino, perm uint32) {
 	in.Ctime = now
 }
 
+// Chown sets the owner and group; ^0 leaves one as it is (chown(2)'s -1). A regular file loses
+// its set-user-ID bit, and its set-group-ID bit if it is group-executable, as Linux's
+// (fs/attr.c setattr_should_drop_suidgid: a privileged caller changing the owner too).
+func Chown(ino Ino, uid, gid uint32) {
+	in := &inodes[ino]
+	if uid != ^uint32(0) {
+		in.UID = uid
+	}
+	if gid != ^uint32(0) {
+		in.GID = gid
+	}
+	if in.IsReg() {
+		in.Mode &^= 0o4000
+		if in.Mode&0o010 != 0 {
+			in.Mode &^= 0o2000
+		}
+	}
+	in.Ctime = now
+}
+
 // SetTimes sets the access and modification times (utimensat(2)); a negative value leaves the
 // time as it is (UTIME_OMIT).
 func SetTimes(ino Ino, atime, mtime int64) {

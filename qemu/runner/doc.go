@@ -24,6 +24,14 @@
 //     when it exits and the runner drains them before mapping the exit
 //     status. Sockets instead of `-serial stdio` keep QEMU's own messages
 //     apart from guest output and give three separate streams.
+//   - Virtio console (vconsole.go): stdout and stderr at 100+ MB/s as one
+//     stream of [channel][len][bytes] records on a virtserialport (port 1
+//     of a virtio-serial-pci device, throttled by QEMU rather than
+//     dropping when the runner reads slowly); Demux splits it. The serial
+//     ports remain the fallback and the channel of the kernel's records.
+//   - Shares (share.go): each -share is a virtio-9p-pci device on QEMU's
+//     "local" 9P server and a share=TAG:DIR kernel option; the kernel is
+//     the 9P2000.L client.
 //   - Start marker: the kernel prints StartMarker on COM1 at entry;
 //     MarkerWriter drops SeaBIOS's output before it.
 //   - Exit code: see ExitCode and docs/contract.md "Runner exit codes".

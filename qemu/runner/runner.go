@@ -32,13 +32,19 @@ type Config struct {
 	KeepDir string        // if set, keep the ELF and image here
 	Net     Network       // -net, -hostfwd, -netinject; the zero value is -net auto
 	FS      []FSMount     // -fs: host directories copied into the guest's root file system, in order
+	Shares  []Share       // -share: host directories the guest reads and writes over virtio-9p (share.go)
 
 	Stdin   io.Reader  // the program's stdin (COM1's input), then end of file; nil: empty
 	Signals <-chan int // signals for the program (COM2's input): SIGHUP, SIGINT, SIGQUIT, SIGTERM
 
-	Stdout io.Writer // guest fd 1 (COM1 after the start marker)
-	Stderr io.Writer // guest fd 2 (COM2)
+	Stdout io.Writer // guest fd 1 (the virtio console's stdout records; COM1 after the start marker)
+	Stderr io.Writer // guest fd 2 (the virtio console's stderr records; COM2)
 	Log    io.Writer // runner messages and kernel "log" records
+
+	// UARTConsole leaves the virtio console out: the program's output then takes COM1 and COM2
+	// as it did before there was one (300 KB/s, stdout and stderr not kept in order). For
+	// comparisons and for testing the kernel's fallback.
+	UARTConsole bool
 
 	Build BuildSpec // kernel import/entry overrides; GmposRoot (found if empty)
 }
@@ -132,6 +138,15 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := CheckShares(cfg.Shares); err != nil {
+		return nil, err
+	}
+	kopts = append(kopts, ShareKopts(cfg.Shares)...)
+	if wd, err := os.Getwd(); err == nil && t.Kind != KindTest && !hasOption(kopts, "cwd") {
+		if g, ok := shareCwd(wd, cfg.Shares); ok {
+			kopts = append(kopts, "cwd="+g) // a share's mount point: not in the archive
+		}
+	}
 	if !hasOption(kopts, "cwd") {
 		if err := checkCwd(root.Cwd); err != nil {
 			return nil, err
@@ -221,6 +236,14 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 			l.Close()
 		}
 	}()
+	var conSock string
+	var conL net.Listener
+	if !cfg.UARTConsole {
+		if conSock, conL, err = consoleListener(sockDir); err != nil {
+			return nil, fmt.Errorf("creating the console socket: %v", err)
+		}
+		defer conL.Close()
+	}
 
 	var sink netip.AddrPort
 	if res.Net == NetUser && cfg.Net.Inject != "" {
@@ -235,6 +258,10 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 		logf("forwarding 127.0.0.1:%d (tcp) to the guest's port %d", f.Host, f.Guest)
 	}
 	args := append(QEMUArgs(cfg.Machine, img, cmdline, socks), NetArgs(cfg.Net, res.Net, sink)...)
+	if conL != nil {
+		args = append(args, ConsoleArgs(conSock)...)
+	}
+	args = append(args, ShareArgs(cfg.Shares)...)
 	args = append(args, "-initrd", initrd) // the Multiboot modules: argv and envp, then the root file system
 	cmd := exec.Command(qemu, args...)
 	// If the runner dies (killed by a test timeout, say), QEMU must not
@@ -256,18 +283,25 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 		logf("QEMU is waiting for gdb: gdb %s -ex 'target remote :1234'", elfPath)
 	}
 
-	// Stream the three ports. Input waits for the kernel's "input" record (input.go).
+	// Stream the three ports and the virtio console. Input waits for the kernel's "input"
+	// record (input.go).
 	inputReady, inputOnce := make(chan struct{}), sync.Once{}
 	defer inputOnce.Do(func() { close(inputReady) }) // the feeders then find the socket closed
 	var mu sync.Mutex                                // guards res.Records, res.Entry, res.FirstOutput
-	com1 := &MarkerWriter{W: orDiscard(cfg.Stdout), OnOutput: func() {
+	firstOutput := func() {
 		mu.Lock()
-		res.FirstOutput = time.Now()
+		if res.FirstOutput.IsZero() {
+			res.FirstOutput = time.Now()
+		}
 		mu.Unlock()
-	}}
+	}
+	var outMu sync.Mutex // the program's output writers are shared by the readers (syncWriter)
+	stdout := syncWriter{&outMu, orDiscard(cfg.Stdout)}
+	stderr := syncWriter{&outMu, orDiscard(cfg.Stderr)}
+	com1 := &MarkerWriter{W: stdout, OnOutput: firstOutput}
 	sinks := [3]func(net.Conn){
 		func(c net.Conn) { io.Copy(com1, c) },
-		func(c net.Conn) { io.Copy(orDiscard(cfg.Stderr), c) },
+		func(c net.Conn) { io.Copy(stderr, c) },
 		func(c net.Conn) {
 			br := bufio.NewReader(c)
 			for {
@@ -300,8 +334,24 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 		},
 	}
 	var wg sync.WaitGroup
-	var conns [3]net.Conn
+	var conns [4]net.Conn // COM1..COM3, the virtio console
 	var connMu sync.Mutex
+	if conL != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, err := conL.Accept()
+			if err != nil {
+				return // QEMU never connected (it failed); listener closed
+			}
+			connMu.Lock()
+			conns[3] = c
+			connMu.Unlock()
+			if err := Demux(c, stdout, stderr, firstOutput); err != nil {
+				logf("%v", err)
+			}
+		}()
+	}
 	for i := range ls {
 		wg.Add(1)
 		go func(i int) {
@@ -360,6 +410,9 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	// connection QEMU never made is unblocked by closing the listener.
 	for _, l := range ls {
 		l.Close()
+	}
+	if conL != nil {
+		conL.Close()
 	}
 	drained := make(chan struct{})
 	go func() { wg.Wait(); close(drained) }()

@@ -5,7 +5,8 @@
 //	BENCH name value unit
 //
 // in this order: the kernel's own start-up time (CLOCK_BOOTTIME when main starts), the
-// micro-benchmarks (micro.go), then it serves the network benchmarks (serve.go) and prints
+// micro-benchmarks (micro.go), the console benchmark (console.go: its payload lines start with
+// "~"), the file benchmark (files.go: /tmp, and a directory shared with the host), then it serves the network benchmarks (serve.go) and prints
 //
 //	READY http=ADDR bulk=ADDR
 //
@@ -39,6 +40,9 @@ func main() {
 	httpAddr := flag.String("http", ":8080", "the HTTP server's address")
 	bulkAddr := flag.String("bulk", ":8081", "the bulk TCP server's address")
 	scale := flag.Float64("scale", 1, "multiply the micro-benchmarks' iteration counts (for quick checks)")
+	consoleMB := flag.Int("console-mb", 50, "MB (10^6 bytes) written to stdout by the console benchmark; 0: none")
+	filesMB := flag.Int("files-mb", 64, "MiB written and read back by the file benchmark, in /tmp and in -share-dir; 0: none")
+	shareDir := flag.String("share-dir", "", "a directory shared with the host (gmpos: -share), for the file benchmark")
 	flag.Parse()
 	fmt.Printf("BENCH kernel_boot_to_main %.1f ms\n", ms(start))
 	// Two CLOCK lines 2 s apart: the host compares them with its own clock and boots again at
@@ -63,6 +67,15 @@ func main() {
 	info()
 	if *micro {
 		runMicro(*scale)
+	}
+	if *consoleMB > 0 {
+		runConsole(*consoleMB)
+	}
+	if *filesMB > 0 {
+		runFiles("tmpfs", "/tmp/bench", *filesMB)
+		if *shareDir != "" {
+			runFiles("share", *shareDir, *filesMB)
+		}
 	}
 	if *serveNet {
 		if err := serve(*httpAddr, *bulkAddr); err != nil {

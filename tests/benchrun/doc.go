@@ -14,6 +14,14 @@
 //   - micro-benchmarks in the program: futex_pingpong (two LockOSThread goroutines),
 //     chan_pingpong, goroutine_spawn_join, syscall_getpid, syscall_preempt_median and _worst
 //     (the runtime's TestPreemptionAfterSyscall timed: wake-up latency under spinning threads);
+//   - the console: console_write_mbps (50 MB to stdout, 64 KiB a write, through gmpos's virtio
+//     console, into a pipe natively, through the peer's 16550 serial console — about 0.3 MB/s
+//     under TCG, so the peer writes -linux-console-mb, 2 MB, instead) and
+//     console_sleep_median, _worst (10 ms sleeps in another goroutine meanwhile);
+//   - files: file_tmpfs_write_mbps, _read_mbps (64 MiB in 1 MiB calls, to /tmp: gmpos's tmpfs,
+//     the peer's rootfs, the host's /tmp) and file_share_write_mbps, _read_mbps (the same to a
+//     host directory: gmpos through -share, virtio-9p; natively the directory itself; the peer
+//     has no 9P modules and skips it);
 //   - the network through QEMU's -hostfwd, driven from the host: http_req_per_s, http_p50 and
 //     http_p99 (GET / from 16 keep-alive connections for 10 s), tcp_host_to_guest and
 //     tcp_guest_to_host (64 MiB over one connection, timed on the host; MB = 10^6 bytes);

@@ -37,11 +37,13 @@ type line struct {
 }
 
 // lineLog collects a guest's console output as timestamped lines; ready is closed when the
-// program's READY line arrives.
+// program's READY line arrives. The console benchmark's payload lines (starting with '~', tens
+// of MB) are counted, not kept.
 type lineLog struct {
 	mu      sync.Mutex
 	partial []byte
 	lines   []line
+	payload int // payload lines dropped
 	ready   chan struct{}
 	clocks  chan clockMark // the first CLOCK lines, as they arrive
 	echo    io.Writer      // if set (-v), every line is copied here after prefix
@@ -62,7 +64,11 @@ func (l *lineLog) Write(p []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		l.add(string(bytes.TrimRight(l.partial[:i], "\r")), now)
+		if l.partial[0] == '~' {
+			l.payload++
+		} else {
+			l.add(string(bytes.TrimRight(l.partial[:i], "\r")), now)
+		}
 		l.partial = l.partial[i+1:]
 	}
 	return len(p), nil
@@ -352,6 +358,11 @@ func forwards(hostPorts []int) runner.Network {
 		{Host: hostPorts[0], Guest: guestHTTPPort}, {Host: hostPorts[1], Guest: guestBulkPort}}}
 }
 
+// The file benchmark's shared directory (main.go makes the host's).
+var benchShareHost string
+
+const benchShareGuest = "/bench-share"
+
 // gmposKOpts are the kernel options of every gmpos boot (-kopt).
 var gmposKOpts kopts
 
@@ -371,6 +382,7 @@ func gmposLaunch(pkg string, m runner.Machine, hostPorts []int) launch {
 		cfg.Net = forwards(hostPorts)
 		cfg.Args = args
 		cfg.KOpts = gmposKOpts
+		cfg.Shares = []runner.Share{{Host: benchShareHost, Guest: benchShareGuest}}
 		res, err := runner.Run(ctx, []string{pkg}, cfg)
 		if err != nil {
 			return time.Time{}, nil, fmt.Errorf("runner: %v", firstLines(err.Error(), 12))

@@ -33,6 +33,8 @@ func main() {
 	micro := flag.Bool("micro", true, "run the micro-benchmarks")
 	serve := flag.Bool("net", true, "run the network benchmarks")
 	scale := flag.Float64("scale", 1, "multiply the micro-benchmarks' iteration counts (quick checks: 0.1)")
+	consoleMB := flag.Int("console-mb", 50, "MB the console benchmark writes to stdout, gmpos and host; 0: none")
+	linuxConsoleMB := flag.Int("linux-console-mb", 2, "... and the Linux peer, whose console is a 16550 UART")
 	runs := flag.Int("runs", 1, "boots of each guest per vCPU count, alternating gmpos and Linux; the figures are their medians")
 	verbose := flag.Bool("v", false, "echo the guests' output to stderr")
 	flag.Var(&gmposKOpts, "kopt", "kernel option for the gmpos boots, repeatable (vdso=0: clock reads are system calls)")
@@ -67,6 +69,20 @@ func main() {
 	if err := buildProgram(pkg, prog); err != nil {
 		fatal(err)
 	}
+	if *consoleMB < 0 || *linuxConsoleMB < 0 {
+		fatal(fmt.Errorf("-console-mb, -linux-console-mb: want 0 or more"))
+	}
+	// The file benchmark's shared directory: gmpos mounts it with -share at /bench-share; natively
+	// the program uses it directly; the Linux peer has no 9P modules and measures /tmp only.
+	shareHost, err := os.MkdirTemp("", "gmpos-bench-share-")
+	if err != nil {
+		fatal(err)
+	}
+	defer os.RemoveAll(shareHost)
+	gmposArgs := []string{fmt.Sprintf("-console-mb=%d", *consoleMB), "-share-dir=" + benchShareGuest}
+	hostArgs := []string{fmt.Sprintf("-console-mb=%d", *consoleMB), "-share-dir=" + shareHost}
+	benchShareHost = shareHost
+	linuxArgs := []string{fmt.Sprintf("-console-mb=%d", *linuxConsoleMB)}
 	cfg := bootConfig{timeout: *timeout, micro: *micro, serve: *serve, scale: *scale,
 		net: netConfig{conns: *conns, httpTime: *httpTime, bulk: int64(*bulkMiB) << 20}}
 	if *verbose {
@@ -132,7 +148,7 @@ func main() {
 		if err != nil {
 			fatal(err)
 		}
-		host = boot1("host (native)", hostLaunch(prog, ports), ports)
+		host = boot1("host (native)", hostLaunch(prog, ports), ports, hostArgs...)
 		delete(host.figs, "kernel_boot_to_main") // the host's uptime
 		info("host", host)
 		if host.err != nil {
@@ -161,14 +177,14 @@ func main() {
 			if *runs > 1 {
 				what = fmt.Sprintf("%s #%d", tag, r)
 			}
-			gm := boot1("gmpos "+what, gmposLaunch(pkg, m, ports), ports)
+			gm := boot1("gmpos "+what, gmposLaunch(pkg, m, ports), ports, gmposArgs...)
 			info("gmpos "+what, gm)
 			if gm.err != nil {
 				fail("gmpos "+what, gm.err)
 			}
 			gms = append(gms, gm)
 			if lp != nil {
-				li := boot1("linux "+what, linuxLaunch(lp, m, *appendLine, ports), ports)
+				li := boot1("linux "+what, linuxLaunch(lp, m, *appendLine, ports), ports, linuxArgs...)
 				info("linux "+what, li)
 				if li.err != nil {
 					fail("linux "+what, li.err)

@@ -99,6 +99,7 @@ var checks = []struct {
 
 	// Metadata and the working directory.
 	{"Chmod and File.Chmod set Mode().Perm", chmod},
+	{"Chown, Lchown and File.Chown show in Stat_t (the program is root)", chown},
 	{"umask 022: 0666 makes 0644, 0777 makes 0755", umask},
 	{"access(F_OK) of a file and of a missing name", access},
 	{"Chtimes sets ModTime to the nanosecond; a zero time leaves it", chtimes},
@@ -897,6 +898,47 @@ func chmod() error {
 	}
 	fi, _ = f.Stat()
 	return want(fi.Mode() == 0o604, "File.Chmod: %v", fi.Mode())
+}
+
+func chown() error {
+	p := mkfile("chown", "")
+	if err := os.Chown(p, 1234, 5678); err != nil {
+		return err
+	}
+	owner := func(p string, lstat bool) (uint32, uint32) {
+		var st syscall.Stat_t
+		if lstat {
+			syscall.Lstat(p, &st)
+		} else {
+			syscall.Stat(p, &st)
+		}
+		return st.Uid, st.Gid
+	}
+	if u, g := owner(p, false); u != 1234 || g != 5678 {
+		return fmt.Errorf("after Chown 1234:5678: %d:%d", u, g)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := f.Chown(-1, 99); err != nil {
+		return err
+	}
+	if u, g := owner(p, false); u != 1234 || g != 99 {
+		return fmt.Errorf("after File.Chown -1:99: %d:%d", u, g)
+	}
+	l := in("chown-link")
+	if err := os.Symlink(p, l); err != nil {
+		return err
+	}
+	if err := os.Lchown(l, 7, 7); err != nil {
+		return err
+	}
+	if u, _ := owner(l, true); u != 7 {
+		return fmt.Errorf("Lchown: the link's owner is %d", u)
+	}
+	return want(func() bool { u, _ := owner(p, false); return u == 1234 }(), "Lchown changed the target")
 }
 
 func umask() error {

@@ -1,0 +1,292 @@
+// The virtio console: the program's stdout and stderr as one framed stream, at memory speed.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import (
+	"gmpos/drivers/pci"
+	"gmpos/drivers/virtio"
+	vconsole "gmpos/drivers/virtio/console"
+	"gmpos/kernel/arch"
+	"gmpos/kernel/mm"
+)
+
+// The UARTs move the program's output a byte at a time — two emulated port accesses and a host
+// system call each, about 300 KB/s — with the BKL held and interrupts off for the whole write.
+// When the runner gives the machine a virtio console (docs/contract.md, "Virtio console"),
+// vconsoleInit takes it at boot and from then on fds 1 and 2 write records into its ring
+// (drivers/virtio/console): a write copies what fits and hands it to the device with one
+// notification, and a writer that finds the ring full parks (sysWrite: -EAGAIN, waitFile) until
+// the device's completion interrupt has freed a quarter of it — the host reading slowly slows
+// the program down, it neither loses output nor holds up anything else. Kernel text for stdout
+// and stderr (the fault report, "out of memory") takes the same stream by polling, so that it
+// stays in order with the program's; the control channel stays on the UART.
+//
+// The machine may only stop once the device has taken everything (QEMU exits at the exit port's
+// write, and what is still in the ring is lost): kbuf.record flushes the ring before an "exit"
+// or "panic" record, polling the used ring with interrupts off, for at most vconFlushNS — the
+// host may be slow to read, but it may also have stopped (Linux's serial driver waits
+// closing_wait, 30 s by default, for output to drain on close, for the same reason).
+//
+// Without the device (a machine booted by hand with docs/contract.md's command, or one whose
+// device or port cannot be opened, which is logged) everything stays on the UARTs. A kernel
+// fault inside this code, or a second one while reporting, takes the device out of use so that
+// the report reaches the UART (vconFault).
+//
+// Everything here is protected by the BKL; vconsoleInit runs at boot.
+
+const (
+	vconRing     = 512 << 10 // how far the program may get ahead of the host before a writer parks
+	vconMaxWrite = 128 << 10 // bytes one write(2) copies: 0.6-0.7 ms under the BKL (TCG)
+	vconWake     = vconRing / 4
+	vconOpenNS   = 1_000_000_000  // how long boot waits for the port's handshake
+	vconFlushNS  = 30_000_000_000 // how long a flush waits for the host to read
+)
+
+// vcon is the machine's virtio console.
+var vcon struct {
+	up      bool // output goes to the device
+	pci     pciDev
+	tr      virtio.PCI
+	dev     vconsole.Device
+	line    int
+	waiting bool // a writer found the ring full: the completion interrupt wakes the console's writers
+	busy    bool // the BKL holder is inside the driver: a fault here must not re-enter it
+	fault   bool // a kernel fault report has begun
+	stalled bool // a poll for the host gave up (vconFlushNS): kernel text takes the UART now
+}
+
+// vconsoleInit finds and opens the virtio console: the first virtio console function of the bus
+// (pciScan), its port console.Port. Boot, after pciScan.
+func vconsoleInit() {
+	f := pciFind(vconsole.Vendor, vconsole.DeviceModern, vconsole.DeviceTransitional, 0)
+	if f == nil {
+		return
+	}
+	if why, err := vconStart(f.Func); why != "" {
+		var k kbuf
+		k.s("log virtio-console: ").s(why)
+		if err != nil {
+			k.s(": ").s(err.Error())
+		}
+		k.s("; the console stays on the UARTs").record()
+	}
+}
+
+// vconStart brings up the function and its port; "" or why it could not.
+func vconStart(fn pci.Func) (string, error) {
+	vcon.pci.claim(fn)
+	line, why := vcon.pci.msix("virtio-console", vconIRQ)
+	if why != "" {
+		return why, nil
+	}
+	vcon.line = line
+	if err := vcon.tr.Init(&vcon.pci.fn, vconBAR); err != nil {
+		return "transport", err
+	}
+	if err := vcon.dev.Init(&vcon.tr, nicPage, vconBuffer, vconRing, vconsole.Port, 0); err != nil {
+		return "device", err
+	}
+	// The handshake is a few control messages; QEMU answers within the notification under
+	// TCG, from its I/O thread under KVM.
+	for deadline := nanotime() + vconOpenNS; !vcon.dev.Open() && nanotime() < deadline; {
+		vcon.dev.Poll()
+		arch.Pause()
+	}
+	if !vcon.dev.Open() {
+		return "port 1 was not opened (no virtserialport nr=1, or its host side is not connected)", nil
+	}
+	vcon.up = true
+	if cmd.klog {
+		var k kbuf
+		k.s("log console: virtio port 1, ring ").d(vconRing >> 10).s(" KiB").record()
+	}
+	return "", nil
+}
+
+// vconBAR gives the transport BAR i's mapped address.
+func vconBAR(i int) (uintptr, uint64, bool) { return vcon.pci.bar(i) }
+
+// vconBuffer gives the driver its ring: contiguous frames, zeroed.
+func vconBuffer(n int) (uintptr, uint64, bool) {
+	pa, ok := mm.AllocContiguous((n + mm.PageSize - 1) / mm.PageSize)
+	if !ok {
+		return 0, 0, false
+	}
+	return mm.PhysToVirt(pa), uint64(pa), true
+}
+
+// vconWrite is a console file's write on channel ch with the device up: it copies what the ring
+// takes (at most vconMaxWrite) and returns that count; -EAGAIN if the ring is full, after
+// asking for the completion interrupt (the caller parks, sysWrite); -EFAULT if the first byte
+// cannot be read. As the UART path, it stops at the first consolePiece it cannot read.
+//
+// Each round that finds the ring full and completions already waiting consumes them all, and
+// the device completes no more descriptors than were posted: an honest device ends the loop
+// long before its bound, which only stops a hostile one from holding the BKL.
+func vconWrite(ch int, buf, n uintptr) int64 {
+	n = min(n, vconMaxWrite)
+	if n == 0 {
+		return 0
+	}
+	for tries := 0; tries < 2*virtio.MaxQueueSize; tries++ {
+		vcon.busy = true
+		vcon.dev.Reap()
+		done, fault := uintptr(0), false
+		for done < n {
+			c := min(n-done, consolePiece)
+			if !userRange(buf+done, c, false) {
+				fault = true
+				break
+			}
+			w := uintptr(vcon.dev.Write(uint8(ch), userBytes(buf+done, c)))
+			done += w
+			if w < c {
+				break
+			}
+		}
+		vcon.dev.Submit()
+		vcon.busy = false
+		switch {
+		case done > 0:
+			return int64(done)
+		case fault:
+			return -EFAULT
+		case !vcon.dev.Open():
+			vconDown()
+			return uartWrite(ch, buf, n)
+		}
+		// Full. Ask for the interrupt; completions that came before it was on raise none, so
+		// take those now and try again.
+		if !vconWaitForSpace() {
+			return -EAGAIN
+		}
+	}
+	return -EAGAIN
+}
+
+// vconWaitForSpace records that a writer waits and turns the completion interrupt on; true if
+// completions were already waiting (the caller reaps and tries again).
+func vconWaitForSpace() bool {
+	vcon.waiting = true
+	return vcon.dev.EnableInterrupts()
+}
+
+// vconWritable is the console files' output readiness (poll, epoll): room in the ring. Not
+// writable also arms the interrupt that will say when it is (fileNotify).
+func vconWritable() bool {
+	vcon.busy = true
+	vcon.dev.Reap()
+	ok := vcon.dev.Space() > vconsole.RecordHeader
+	if !ok && vconWaitForSpace() {
+		vcon.dev.Reap()
+		ok = vcon.dev.Space() > vconsole.RecordHeader
+	}
+	vcon.busy = false
+	return ok
+}
+
+// vconIRQ is the device's interrupt: transmit completions (while a writer waits) and control
+// messages. Interrupt context: take the completions and, once a quarter of the ring is free,
+// turn the completion interrupt off and wake the console's writers.
+func vconIRQ(line int, cpu int) {
+	vcon.busy = true
+	vcon.dev.Poll()
+	vcon.busy = false
+	if !vcon.dev.Open() {
+		vconDown()
+	}
+	if !vcon.waiting {
+		vcon.dev.DisableInterrupts()
+		return
+	}
+	if vcon.up && vcon.dev.Space() < vconWake && !vcon.dev.Idle() {
+		return // keep waiting: a writer woken now would fill the ring with one more piece
+	}
+	vcon.waiting = false
+	vcon.dev.DisableInterrupts()
+	for i := range files {
+		if files[i].kind == kindConsole && files[i].priv != consoleStdin {
+			fileNotify(i, epollOut, cpu)
+		}
+	}
+}
+
+// vconDown takes the device out of use (its host side closed, or the port went away): output
+// goes to the UARTs from now on.
+func vconDown() {
+	if vcon.up {
+		vcon.up = false
+		klog("virtio-console: the port closed; the console is on the UARTs from now on")
+	}
+}
+
+// vconMine reports whether this core may use the device outside the system calls: when it holds
+// the BKL, or at boot (one core runs the kernel), and is not inside the driver already.
+func vconMine() bool {
+	if !vcon.up || vcon.busy || vcon.stalled {
+		return false
+	}
+	held := bkl.Load()
+	return held == uint32(arch.Current().ID())+1 || held == 0 && !smpGo.Load()
+}
+
+// vconKernelWrite sends kernel text (for stdout or stderr) through the device by polling, when
+// this core may use it, and returns what it could not send (all of p when it may not): the
+// caller writes that to the UART. Any context, interrupts off. A host that has not made room for
+// vconFlushNS stalls the device for kernel text: the rest of a fault report must not wait that
+// long again for each of its lines.
+func vconKernelWrite(ch int, p []byte) []byte {
+	if !vconMine() {
+		return p
+	}
+	vcon.busy = true
+	deadline := int64(0)
+	for len(p) > 0 && vcon.dev.Open() {
+		vcon.dev.Reap()
+		w := vcon.dev.Write(uint8(ch), p)
+		p = p[w:]
+		vcon.dev.Submit()
+		if w == 0 {
+			if deadline == 0 {
+				deadline = nanotime() + vconFlushNS
+			} else if nanotime() > deadline {
+				vcon.stalled = true // the report's next lines go to the UART at once
+				break
+			}
+			arch.Pause()
+		}
+	}
+	vcon.busy = false
+	return p
+}
+
+// vconFlush waits until the device has taken every byte written, or vconFlushNS has passed:
+// before the machine stops (kbuf.record). Any context, interrupts off.
+func vconFlush() {
+	if !vconMine() || vcon.dev.Idle() {
+		return
+	}
+	vcon.busy = true
+	for deadline := nanotime() + vconFlushNS; !vcon.dev.Idle() && vcon.dev.Open() && nanotime() < deadline; {
+		vcon.dev.Reap()
+		arch.Pause()
+	}
+	vcon.busy = false
+	if q := vcon.dev.Queued(); q > 0 {
+		vcon.stalled = true
+		var k kbuf
+		k.s("log virtio-console: ").d(int64(q)).s(" bytes of output not taken by the host in ").
+			d(vconFlushNS / 1_000_000_000).s(" s: lost").record()
+	}
+}
+
+// vconFault is the fault report's first step (kernelFault): a fault taken inside the driver, or
+// a second fault during the report (the first may have faulted writing through the device),
+// takes the device out of use, so that the report reaches the UART.
+func vconFault() {
+	if vcon.busy || vcon.fault {
+		vcon.up = false
+	}
+	vcon.fault = true
+}
