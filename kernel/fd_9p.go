@@ -176,27 +176,5 @@ func p9Fsetattr(t *Thread, gp sched.GID, cpu int, f *file, fi int, valid, mode u
 
 // p9Seek is lseek on a share file (see above for SEEK_END).
 func p9Seek(f *file, off int64, whence uint32) int64 {
-	size := p9Files[f.index()].size
-	var pos int64
-	switch whence {
-	case 0:
-		pos = off
-	case 1:
-		pos = f.pos + off
-	case 2:
-		pos = size + off
-	case 3, 4:
-		if off < 0 || off >= size {
-			return -ENXIO
-		}
-		pos = off
-		if whence == 4 {
-			pos = size
-		}
-	}
-	if pos < 0 || whence == 1 && off > 0 && pos < f.pos || whence == 2 && off > 0 && pos < size {
-		return -EINVAL
-	}
-	f.pos = pos
-	return pos
+	return seekTo(f, p9Files[f.index()].size, off, whence)
 }

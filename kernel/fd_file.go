@@ -121,10 +121,16 @@ func inodeStat(ino vfs.Ino) fileStat {
 }
 
 // fileSeek is lseek on a file of the tree (fs/read_write.c generic_file_llseek, and
-// dcache_dir_lseek for directories, whose positions are cookies). SEEK_DATA and SEEK_HOLE see
-// the whole file as data (allowed: a hole may be reported as data).
+// dcache_dir_lseek for directories, whose positions are cookies).
 func fileSeek(f *file, off int64, whence uint32) int64 {
-	size := vfs.Get(fileIno(f)).Size
+	return seekTo(f, vfs.Get(fileIno(f)).Size, off, whence)
+}
+
+// seekTo moves f's position as lseek(off, whence) does on a file of size bytes (whence already
+// checked ≤ 4). SEEK_DATA and SEEK_HOLE see the whole file as data (allowed: a hole may be
+// reported as data). The new position, or -EINVAL before the start or on overflow, -ENXIO for
+// SEEK_DATA/HOLE at or past the end.
+func seekTo(f *file, size, off int64, whence uint32) int64 {
 	var pos int64
 	switch whence {
 	case 0: // SEEK_SET
@@ -133,16 +139,14 @@ func fileSeek(f *file, off int64, whence uint32) int64 {
 		pos = f.pos + off
 	case 2: // SEEK_END
 		pos = size + off
-	case 3: // SEEK_DATA
+	case 3, 4: // SEEK_DATA, SEEK_HOLE
 		if off < 0 || off >= size {
 			return -ENXIO
 		}
 		pos = off
-	case 4: // SEEK_HOLE
-		if off < 0 || off >= size {
-			return -ENXIO
+		if whence == 4 {
+			pos = size
 		}
-		pos = size
 	}
 	if pos < 0 || whence == 1 && off > 0 && pos < f.pos || whence == 2 && off > 0 && pos < size {
 		return -EINVAL // before the start, or past the largest offset (overflowed)

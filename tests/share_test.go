@@ -68,8 +68,8 @@ func TestGuestShare(t *testing.T) {
 			}
 		}
 	}
-	if checks != 13 {
-		t.Errorf("%d checks ran, want 13", checks)
+	if checks != 14 {
+		t.Errorf("%d checks ran, want 14", checks)
 	}
 	got, err := os.ReadFile(filepath.Join(dir, "big"))
 	if err != nil || sha256.Sum256(got) != sha256.Sum256(want) {
@@ -110,8 +110,8 @@ func TestGuestFSCopy(t *testing.T) {
 			t.Errorf("failed: %s", l)
 		}
 	}
-	if n != 5 {
-		t.Errorf("%d checks, want 5:\n%s", n, g.stdout)
+	if n != 6 {
+		t.Errorf("%d checks, want 6:\n%s", n, g.stdout)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "guest-only")); !os.IsNotExist(err) {
 		t.Errorf("a write to the -fs copy reached the host: %v", err)

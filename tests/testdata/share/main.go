@@ -81,6 +81,31 @@ func main() {
 		return nil
 	}())
 	check("a missing name: ENOENT", expect(func() error { _, err := os.Open(p("nope")); return err }(), syscall.ENOENT))
+	check("40 goroutines reading at once (more calls than a share has request slots)", func() error {
+		errs := make(chan error, 40)
+		for g := range 40 {
+			go func() {
+				for range 10 {
+					name := []string{"a", "b", "c"}[g%3]
+					b, err := os.ReadFile(p("hostdir/" + name))
+					if err == nil && string(b) != name {
+						err = fmt.Errorf("%s: %q", name, b)
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+				errs <- nil
+			}()
+		}
+		for range 40 {
+			if err := <-errs; err != nil {
+				return err
+			}
+		}
+		return nil
+	}())
 	if copyMode {
 		check("writes go to the guest's copy", os.WriteFile(p("guest-only"), []byte("x"), 0o644))
 		return
