@@ -12,7 +12,8 @@ import (
 
 // TestGmposTest runs package tests in the guest with the built command, as go test would: a
 // standard package's tests and examples (container/heap, with -v and -run passed through as
-// -test.v and -test.run) pass with "ok"; a package whose test fails says FAIL and the test's
+// -test.v and -test.run) pass with "ok", and so do tests that read their package's testdata/
+// and GOROOT's time zones (regexp, time); a package whose test fails says FAIL and the test's
 // message and exits 1; -e reaches the test binary's environment.
 func TestGmposTest(t *testing.T) {
 	if native() {
@@ -36,6 +37,16 @@ func TestGmposTest(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "--- PASS: TestInit") || !strings.Contains(out, "--- PASS: Example_intHeap") ||
 		!strings.Contains(out, "ok  \tcontainer/heap\t") {
 		t.Errorf("container/heap: exit %d\n%s", code, out)
+	}
+	// Tests that read files: regexp's testdata/ from its package directory (copied in, and the
+	// working directory), time's GOROOT/lib/time/zoneinfo.zip by a relative path.
+	out, code = run("regexp", "--", "-short", "-run", "TestFowler")
+	if code != 0 || !strings.Contains(out, "ok  \tregexp\t") {
+		t.Errorf("regexp -run TestFowler: exit %d\n%s", code, out)
+	}
+	out, code = run("time", "--", "-short", "-run", "TestLoadLocationFromTZData|TestMonotonicString")
+	if code != 0 || !strings.Contains(out, "ok  \ttime\t") {
+		t.Errorf("time: exit %d\n%s", code, out)
 	}
 	out, code = run("./testdata/failpkg")
 	if code != 1 || !strings.Contains(out, "failing on purpose") || !strings.Contains(out, "FAIL\tgmpos/tests/testdata/failpkg\t") {
