@@ -22,8 +22,8 @@ import "unsafe"
 // from boot on.
 
 const (
-	maxFDs   = 256 // the fd table's size: RLIMIT_NOFILE's ceiling
-	maxFiles = 256 // open files
+	maxFDs   = 1024 // the fd table's size: RLIMIT_NOFILE's ceiling (Linux's default soft limit)
+	maxFiles = 1024 // open files (Linux: fs.file-max, far larger; one per fd here at most)
 )
 
 // fileKind names a kind of open file; kinds[kind] implements it.

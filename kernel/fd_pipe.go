@@ -33,7 +33,7 @@ import (
 // Protected by the BKL, trap context: a fixed table, frames from mm, no pointers stored.
 
 const (
-	maxPipes = 64   // pipes open at once; pipe2 is ENFILE beyond
+	maxPipes = 512  // pipes open at once; pipe2 is ENFILE beyond (rings are allocated per pipe)
 	pipeBuf  = 4096 // PIPE_BUF: the largest write that is atomic (include/uapi/linux/limits.h)
 
 	// pipeCapacity is the ring's size; F_GETPIPE_SZ reports it.
