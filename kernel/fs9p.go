@@ -287,14 +287,27 @@ func p9Slot(i int) int {
 }
 
 // p9Wait parks the calling thread on request slot of share i; the request's last step wakes it
-// with the call's result. Not interrupted by signals (as waitNet): the host answers.
+// with the call's result. Not interrupted by signals (as waitNet): the host answers — and if it
+// does not within p9Timeout, the call fails with EIO and a log line rather than hang (the slot
+// stays taken until a reply comes).
 func p9Wait(t *Thread, gp sched.GID, cpu int, i, slot int) int64 {
 	r := &p9s[i].req[slot]
 	r.gp, r.waiting = gp, true
 	t.waitObj = uintptr(i<<8 | slot)
-	block(t, gp, cpu, waitP9, 0)
+	block(t, gp, cpu, waitP9, nanotime()+p9Timeout)
 	return 0
 }
+
+// p9Timeout bounds one call on a share (all its round trips).
+const p9Timeout = 60_000_000_000
+
+// p9Timedout ends gp's call on a share that the host did not answer (expireTimeouts).
+func p9Timedout(gp sched.GID, cpu int) {
+	klogOnce(&p9Silent, "virtio-9p: the host did not answer a call within 60 s (EIO)")
+	wakeThread(gp, -EIO, cpu)
+}
+
+var p9Silent bool
 
 // p9WaitSlot parks a thread that found no free slot until one is; its call then runs again.
 func p9WaitSlot(t *Thread, gp sched.GID, cpu int) int64 {

@@ -126,6 +126,8 @@ func expireTimeouts(cpu int, now int64) {
 			irqTestTimeout(gp, cpu)
 		case waitNet:
 			netRequestTimeout(gp, cpu)
+		case waitP9:
+			p9Timedout(gp, cpu)
 		default: // sleeps, epoll: 0 (no events)
 			wakeThread(gp, 0, cpu)
 		}

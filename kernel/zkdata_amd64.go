@@ -53,6 +53,7 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&p9Errors)), unsafe.Sizeof(p9Errors))
 	add(uintptr(unsafe.Pointer(&p9Files)), unsafe.Sizeof(p9Files))
 	add(uintptr(unsafe.Pointer(&p9NOpts)), unsafe.Sizeof(p9NOpts))
+	add(uintptr(unsafe.Pointer(&p9Silent)), unsafe.Sizeof(p9Silent))
 	add(uintptr(unsafe.Pointer(&p9SlotWait)), unsafe.Sizeof(p9SlotWait))
 	add(uintptr(unsafe.Pointer(&p9Tags)), unsafe.Sizeof(p9Tags))
 	add(uintptr(unsafe.Pointer(&p9n)), unsafe.Sizeof(p9n))
