@@ -43,18 +43,25 @@ var (
 	pathLen [2]int // the paths copied by the current call, for strace; -1: none
 )
 
-// getPath copies the NUL-terminated path at p into pathBuf[i], a page's worth of user memory
-// checked at a time: EFAULT, ENAMETOOLONG. An empty path is returned as such; callers decide
-// (ENOENT, or AT_EMPTY_PATH).
+// getPath copies the NUL-terminated path at p into pathBuf[i]: EFAULT, ENAMETOOLONG. The user
+// memory is checked (and faulted in) up to a page at a time; a page that fails the check as a
+// whole is read byte by byte (Linux's strncpy_from_user stops at the NUL): a string constant of
+// the program may end just before the kernel's own variables in the image's data pages, which
+// no range over them may touch (the Go runtime's first open names one). An empty path is
+// returned as such; callers decide (ENOENT, or AT_EMPTY_PATH).
 func getPath(i int, p uintptr) ([]byte, int64) {
 	pathLen[i] = -1
 	n := 0
 	for n < vfs.PathMax {
-		c := min(uintptr(vfs.PathMax-n), 4096-(p+uintptr(n))&4095)
-		if !accessOK(p+uintptr(n), c) || !userRange(p+uintptr(n), c, false) {
-			return nil, -EFAULT
+		at := p + uintptr(n)
+		c := min(uintptr(vfs.PathMax-n), 4096-at&4095)
+		if !accessOK(at, c) || !userRange(at, c, false) {
+			c = 1 // this page byte by byte
+			if !accessOK(at, 1) || !userRange(at, 1, false) {
+				return nil, -EFAULT
+			}
 		}
-		for _, b := range userBytes(p+uintptr(n), c) {
+		for _, b := range userBytes(at, c) {
 			if b == 0 {
 				pathLen[i] = n
 				return pathBuf[i][:n], 0
