@@ -21,9 +21,10 @@ import (
 // write into the caller's memory when the reply comes, checking the range again then (another
 // thread may have unmapped it meanwhile).
 //
-// What is not done over a share (said in README): following a symbolic link on the host in the
-// middle of a path, chdir into a share, mmap, and a working directory or dirfd-relative path
-// that leaves a share upwards ("..": the walk stays at the share's root).
+// What is not done over a share (said in README): an absolute symbolic link (it names the host's
+// file system: EXDEV), chdir below the mount point, hard links, mmap, and a path that leaves a
+// share upwards from inside it ("..": the walk stays at the share's root). Relative links are
+// followed (p9FollowPartial, p9Resolved, below).
 
 type p9Op uint8
 
@@ -58,6 +59,11 @@ type p9Req struct {
 	fid, fid2     uint32 // fids this call walked to (0: none), clunked at the end
 	keep          bool   // fid became an open file's: not clunked
 	walkN         int    // names in the walk in flight
+	cont          bool   // the walk in flight goes on from fid (a long path's next names)
+	follow        bool   // follow a symbolic link that is the walked path's last name
+	links         int    // symbolic links followed (40 at most: ELOOP)
+	batch, done   p9Path // the names of the walk in flight; the names walked so far (phase 0)
+	rest          p9Path // what follows a symbolic link being resolved
 	path, path2   p9Path
 	name, name2   p9Path // the last components, for calls on a parent directory
 	qid           p9.Qid
@@ -145,6 +151,7 @@ func p9PathCall(t *Thread, gp sched.GID, cpu int, i int, op p9Op, from uint32, r
 		return nil, -1, ret, false
 	}
 	r.from = from
+	r.follow = parent // the directory holding a name is followed to; a call on a file says
 	p9Clean(&r.path, rest)
 	if parent {
 		if r.path.n == 0 {
@@ -172,6 +179,7 @@ func p9Walk(i, slot int) bool {
 	if r.phase == 1 {
 		path, from, fid = &r.path2, r.from2, &r.fid2
 	}
+	r.cont = *fid != 0
 	if *fid == 0 {
 		if *fid = p9NewFid(i); *fid == 0 {
 			return false
@@ -181,6 +189,7 @@ func p9Walk(i, slot int) bool {
 	}
 	first, more := p9.WalkSplit(path.bytes())
 	r.walkN = p9.Elements(first)
+	r.batch.n = copy(r.batch.b[:], first)
 	// What the next walk starts with: the unwalked part, moved to the front.
 	path.n = copy(path.b[:], more)
 	return p9Send(i, slot, p9.Walk(p9s[i].dev.Out(slot), uint16(slot), from, *fid, first), p9.Twalk)
@@ -197,11 +206,14 @@ func p9Step(i, slot int, body []byte, errno int64, cpu int) {
 		return
 	}
 	if r.sent == p9.Twalk {
+		partialLink := -1 // a partial walk that stopped after a symbolic link: its names
 		if errno == 0 {
 			n, last, why := p9.Rwalk(body, r.walkN)
 			switch {
 			case why != "":
 				errno = EIO
+			case n < r.walkN && r.phase == 0 && last.Type&p9.QTSYMLINK != 0:
+				partialLink = n // the host does not walk through a link: resolve it here
 			case n < r.walkN:
 				errno = ENOENT // a partial walk: a name on the way is missing
 			case n > 0:
@@ -212,8 +224,22 @@ func p9Step(i, slot int, body []byte, errno int64, cpu int) {
 		if r.phase == 1 || r.phase == 2 && r.op == p9OpCreate {
 			fidp = &r.fid2
 		}
+		if partialLink >= 0 {
+			p9WalkFailed(i, fidp, r.cont)
+			p9FollowPartial(i, slot, partialLink, cpu)
+			return
+		}
+		if errno == 0 && r.phase == 0 {
+			p9Append(&r.done, r.batch.bytes())
+			if r.path.n == 0 && r.walkN > 0 && r.qid.Type&p9.QTSYMLINK != 0 && r.follow {
+				// The path's last name is a link to follow, and fid is the link.
+				r.rest.n = 0
+				p9ReadLink(i, slot)
+				return
+			}
+		}
 		if errno != 0 {
-			p9FreeFid(i, *fidp) // a failed walk makes no fid
+			p9WalkFailed(i, fidp, r.cont) // a failed walk makes no fid, but a continued one keeps its
 			*fidp = 0
 			if r.op == p9OpCreate && r.phase == 2 && errno == ENOENT {
 				p9Create(i, slot)
@@ -228,6 +254,10 @@ func p9Step(i, slot int, body []byte, errno int64, cpu int) {
 		}
 		if path.n > 0 {
 			p9Walk(i, slot)
+			return
+		}
+		if r.phase == 4 { // walked to a symbolic link to resolve
+			p9ReadLink(i, slot)
 			return
 		}
 		if r.phase == 0 && r.op == p9OpRename {
@@ -348,6 +378,10 @@ func p9Reply(i, slot int, body []byte, cpu int) {
 		target, why := p9.Rreadlink(body)
 		if why != "" {
 			p9Finish(i, slot, -EIO, cpu)
+			return
+		}
+		if r.phase == 4 {
+			p9Resolved(i, slot, target, cpu)
 			return
 		}
 		p9Finish(i, slot, p9CopyOut(r, target), cpu)
@@ -519,4 +553,104 @@ func p9Dirents(r *p9Req, data []byte) int64 {
 		data = rest
 	}
 	return int64(done)
+}
+
+// Symbolic links in a share. QEMU's server does not walk through a link (its local driver opens
+// each name with O_NOFOLLOW): a walk stops after a link, and Rwalk's last qid says it is one. The
+// kernel then resolves it as Linux's path walk would: Treadlink, the target put in the link's
+// place in the path, and the walk again from the share's root (or the dirfd it started from).
+// Relative targets only: an absolute one names the host's file system, which the guest does not
+// see (EXDEV, logged once). At most 40 links a call (ELOOP).
+
+// p9WalkFailed gives back the fid of a walk that failed: a new fid was never made (only the
+// number is freed), a continued walk's fid still names where the last walk ended (clunked).
+func p9WalkFailed(i int, fid *uint32, cont bool) {
+	if cont {
+		p9Clunk(i, *fid)
+	} else {
+		p9FreeFid(i, *fid)
+	}
+	*fid = 0
+}
+
+// p9FollowPartial resolves the link after which a walk of phase 0 stopped: its first n names of
+// the batch lead to the link. The path to the link is walked to a new fid (phase 4), then read.
+func p9FollowPartial(i, slot int, n int, cpu int) {
+	r := &p9s[i].req[slot]
+	b := r.batch.bytes()
+	k := p9NamesEnd(b, n) // where the n-th name ends in the batch
+	// What follows the link: the batch's other names, then the unwalked path.
+	r.rest.n = copy(r.rest.b[:], b[k:])
+	p9Append(&r.rest, r.path.bytes())
+	p9Append(&r.done, b[:k])                     // done is now the link's own path (kept for p9Resolved)
+	r.path.n = copy(r.path.b[:], r.done.bytes()) // walked again, to a fid on the link
+	r.phase = 4
+	if !p9Walk(i, slot) {
+		p9Finish(i, slot, -EIO, cpu)
+	}
+}
+
+// p9ReadLink asks for the target of the link fid names.
+func p9ReadLink(i, slot int) {
+	r := &p9s[i].req[slot]
+	r.phase = 4
+	p9Send(i, slot, p9.Readlink(p9s[i].dev.Out(slot), uint16(slot), r.fid), p9.Treadlink)
+}
+
+// p9Resolved puts target in the link's place and walks the new path from the start.
+func p9Resolved(i, slot int, target []byte, cpu int) {
+	r := &p9s[i].req[slot]
+	if r.links++; r.links > vfs.MaxSymlinks {
+		p9Finish(i, slot, -ELOOP, cpu)
+		return
+	}
+	if len(target) == 0 || target[0] == '/' {
+		klogOnce(&p9AbsLink, "virtio-9p: an absolute symbolic link in a share is not followed (EXDEV)")
+		p9Finish(i, slot, -EXDEV, cpu)
+		return
+	}
+	// The new path: the link's directory (done, less the link's name), the target, the rest.
+	var np p9Path
+	np.n = copy(np.b[:], r.done.bytes())
+	for np.n > 0 && np.b[np.n-1] != '/' {
+		np.n--
+	}
+	p9Append(&np, target)
+	p9Append(&np, r.rest.bytes())
+	p9Clunk(i, r.fid)
+	r.fid = 0
+	p9Clean(&r.path, np.bytes())
+	r.done.n, r.rest.n, r.phase = 0, 0, 0
+	if !p9Walk(i, slot) {
+		p9Finish(i, slot, -EIO, cpu)
+	}
+}
+
+var p9AbsLink bool
+
+// p9Append adds name (a path) to p, with a slash between.
+func p9Append(p *p9Path, name []byte) {
+	if len(name) == 0 {
+		return
+	}
+	if p.n > 0 && p.n < len(p.b) {
+		p.b[p.n] = '/'
+		p.n++
+	}
+	p.n += copy(p.b[p.n:], name)
+}
+
+// p9NamesEnd is where the n-th name of a slash-separated path ends (after n names).
+func p9NamesEnd(b []byte, n int) int {
+	k := 0
+	for n > 0 && k < len(b) {
+		for k < len(b) && b[k] == '/' {
+			k++
+		}
+		for k < len(b) && b[k] != '/' {
+			k++
+		}
+		n--
+	}
+	return k
 }

@@ -151,9 +151,14 @@ func existing(i int, dirfd int32, p uintptr, follow bool) (where, int64) {
 	return w, 0
 }
 
-// p9File starts a call of op on the file w names in a share (p9Go then sends it).
-func p9FileCall(t *Thread, gp sched.GID, cpu int, w *where, op p9Op) (*p9Req, int, int64, bool) {
-	return p9PathCall(t, gp, cpu, w.share(), op, w.from, w.Rest, false)
+// p9FileCall starts a call of op on the file w names in a share (p9Go then sends it); follow:
+// a symbolic link as the last name is followed (stat, not lstat).
+func p9FileCall(t *Thread, gp sched.GID, cpu int, w *where, op p9Op, follow bool) (*p9Req, int, int64, bool) {
+	r, slot, ret, ok := p9PathCall(t, gp, cpu, w.share(), op, w.from, w.Rest, false)
+	if ok {
+		r.follow = follow
+	}
+	return r, slot, ret, ok
 }
 
 // p9NameCall starts a call of op on the last name of w, in its directory of a share.
@@ -217,6 +222,9 @@ func sysOpenat(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, flags i
 			return ret
 		}
 		r.flags, r.mode = uint32(flags)&^oPath, mode
+		if op == p9OpOpen {
+			r.follow = flags&oNofollow == 0
+		}
 		return p9Go(t, gp, cpu, w.share(), slot)
 	}
 	ino := w.Ino
@@ -300,14 +308,14 @@ func sysNewfstatat(t *Thread, gp sched.GID, cpu int, dirfd int32, p, st uintptr,
 		return e
 	}
 	if w.remote() {
-		return p9StatCall(t, gp, cpu, &w, st, false)
+		return p9StatCall(t, gp, cpu, &w, st, false, flags&atSymlinkNofollow == 0)
 	}
 	return putStatOf(inodeStat(w.Ino), st)
 }
 
 // p9StatCall asks the host for a share file's attributes (Twalk, Tgetattr).
-func p9StatCall(t *Thread, gp sched.GID, cpu int, w *where, st uintptr, statx bool) int64 {
-	r, slot, ret, ok := p9FileCall(t, gp, cpu, w, p9OpStat)
+func p9StatCall(t *Thread, gp sched.GID, cpu int, w *where, st uintptr, statx, follow bool) int64 {
+	r, slot, ret, ok := p9FileCall(t, gp, cpu, w, p9OpStat, follow)
 	if !ok {
 		return ret
 	}
@@ -351,7 +359,7 @@ func sysStatx(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, flags in
 			return e
 		}
 		if w.remote() {
-			return p9StatCall(t, gp, cpu, &w, buf, true)
+			return p9StatCall(t, gp, cpu, &w, buf, true, flags&atSymlinkNofollow == 0)
 		}
 		s = inodeStat(w.Ino)
 	}
@@ -405,7 +413,7 @@ func sysFaccessat2(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, mod
 		return e
 	}
 	if w.remote() {
-		r, slot, ret, ok := p9FileCall(t, gp, cpu, &w, p9OpAccess)
+		r, slot, ret, ok := p9FileCall(t, gp, cpu, &w, p9OpAccess, flags&atSymlinkNofollow == 0)
 		if !ok {
 			return ret
 		}
@@ -429,7 +437,7 @@ func sysReadlinkat(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, buf
 		return e
 	}
 	if w.remote() {
-		r, slot, ret, ok := p9FileCall(t, gp, cpu, &w, p9OpReadlink)
+		r, slot, ret, ok := p9FileCall(t, gp, cpu, &w, p9OpReadlink, false)
 		if !ok {
 			return ret
 		}
@@ -747,7 +755,7 @@ func sysFchmodat(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, mode 
 
 // p9SetattrCall changes a share file's attributes by path (Twalk, Tsetattr).
 func p9SetattrCall(t *Thread, gp sched.GID, cpu int, w *where, valid, mode uint32, size, atime, mtime int64) int64 {
-	r, slot, ret, ok := p9FileCall(t, gp, cpu, w, p9OpSetattr)
+	r, slot, ret, ok := p9FileCall(t, gp, cpu, w, p9OpSetattr, true)
 	if !ok {
 		return ret
 	}
@@ -795,7 +803,7 @@ func sysFchownat(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, uid, 
 		return e
 	}
 	if w.remote() {
-		r, slot, ret, ok := p9FileCall(t, gp, cpu, &w, p9OpSetattr)
+		r, slot, ret, ok := p9FileCall(t, gp, cpu, &w, p9OpSetattr, flags&atSymlinkNofollow == 0)
 		if !ok {
 			return ret
 		}

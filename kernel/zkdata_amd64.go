@@ -46,6 +46,7 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&nic)), unsafe.Sizeof(nic))
 	add(uintptr(unsafe.Pointer(&nlReq)), unsafe.Sizeof(nlReq))
 	add(uintptr(unsafe.Pointer(&nlSocks)), unsafe.Sizeof(nlSocks))
+	add(uintptr(unsafe.Pointer(&p9AbsLink)), unsafe.Sizeof(p9AbsLink))
 	add(uintptr(unsafe.Pointer(&p9BARs)), unsafe.Sizeof(p9BARs))
 	add(uintptr(unsafe.Pointer(&p9BadReply)), unsafe.Sizeof(p9BadReply))
 	add(uintptr(unsafe.Pointer(&p9BootLen)), unsafe.Sizeof(p9BootLen))

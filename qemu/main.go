@@ -138,7 +138,7 @@ func runGuest(argv []string, test bool) int {
 	})
 	fs.Func("share", "share a host directory with the program, read and write, over virtio-9p: `HOSTDIR[:GUESTDIR]`, GUESTDIR "+
 		"defaulting to HOSTDIR's absolute path; what the program writes (and closes or fsyncs) is in HOSTDIR when gmpos returns. "+
-		"Repeatable (4 at most). Files are created as your user; symbolic links inside a share are not followed in the middle of a path", func(s string) error {
+		"Repeatable (4 at most). Files are created as your user; relative symbolic links inside a share are followed, absolute ones not", func(s string) error {
 		sh, err := runner.ParseShare(s)
 		if err == nil {
 			cfg.Shares = append(cfg.Shares, sh)

@@ -14,8 +14,9 @@ import (
 	"gmpos/qemu/runner"
 )
 
-// hostDir makes the directory the host gives the guest: a file with mode 0640 and a
-// subdirectory of three files.
+// hostDir makes the directory the host gives the guest: a file with mode 0640, a subdirectory
+// of three files, and symbolic links: to the subdirectory, to a file through the first link and
+// "..", and a loop.
 func hostDir(t *testing.T) string {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "from-host.txt"), []byte("written on the host\n"), 0o640)
@@ -24,6 +25,10 @@ func hostDir(t *testing.T) string {
 	for _, n := range []string{"c", "a", "b"} {
 		os.WriteFile(filepath.Join(dir, "hostdir", n), []byte(n), 0o644)
 	}
+	os.Symlink("hostdir", filepath.Join(dir, "linkdir"))
+	os.Symlink("linkdir/../hostdir/a", filepath.Join(dir, "flink"))
+	os.Symlink("loop2", filepath.Join(dir, "loop1"))
+	os.Symlink("loop1", filepath.Join(dir, "loop2"))
 	return dir
 }
 
@@ -68,8 +73,8 @@ func TestGuestShare(t *testing.T) {
 			}
 		}
 	}
-	if checks != 14 {
-		t.Errorf("%d checks ran, want 14", checks)
+	if checks != 15 {
+		t.Errorf("%d checks ran, want 15", checks)
 	}
 	got, err := os.ReadFile(filepath.Join(dir, "big"))
 	if err != nil || sha256.Sum256(got) != sha256.Sum256(want) {
@@ -110,8 +115,8 @@ func TestGuestFSCopy(t *testing.T) {
 			t.Errorf("failed: %s", l)
 		}
 	}
-	if n != 6 {
-		t.Errorf("%d checks, want 6:\n%s", n, g.stdout)
+	if n != 7 {
+		t.Errorf("%d checks, want 7:\n%s", n, g.stdout)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "guest-only")); !os.IsNotExist(err) {
 		t.Errorf("a write to the -fs copy reached the host: %v", err)

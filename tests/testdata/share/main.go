@@ -81,6 +81,25 @@ func main() {
 		return nil
 	}())
 	check("a missing name: ENOENT", expect(func() error { _, err := os.Open(p("nope")); return err }(), syscall.ENOENT))
+	check("symbolic links the host made: followed in the middle and at the end, Lstat, a loop", func() error {
+		if b, err := os.ReadFile(p("linkdir/b")); err != nil || string(b) != "b" {
+			return fmt.Errorf("through linkdir: %q %v", b, err)
+		}
+		if b, err := os.ReadFile(p("flink")); err != nil || string(b) != "a" {
+			return fmt.Errorf("flink: %q %v", b, err)
+		}
+		if fi, err := os.Lstat(p("flink")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			return fmt.Errorf("Lstat flink: %v %v", fi, err)
+		}
+		if fi, err := os.Stat(p("flink")); err != nil || !fi.Mode().IsRegular() {
+			return fmt.Errorf("Stat flink: %v %v", fi, err)
+		}
+		if ents, err := os.ReadDir(p("linkdir")); err != nil || len(ents) != 3 {
+			return fmt.Errorf("ReadDir linkdir: %d %v", len(ents), err)
+		}
+		_, err := os.Open(p("loop1"))
+		return expect(err, syscall.ELOOP)
+	}())
 	check("40 goroutines reading at once (more calls than a share has request slots)", func() error {
 		errs := make(chan error, 40)
 		for g := range 40 {
