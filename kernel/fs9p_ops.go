@@ -22,9 +22,10 @@ import (
 // thread may have unmapped it meanwhile).
 //
 // What is not done over a share (said in README): an absolute symbolic link (it names the host's
-// file system: EXDEV), chdir below the mount point, hard links, mmap, and a path that leaves a
-// share upwards from inside it ("..": the walk stays at the share's root). Relative links are
-// followed (p9FollowPartial, p9Resolved, below).
+// file system: EXDEV), hard links, mmap, and a path that leaves a share upwards from inside it
+// ("..": the walk stays at the share's root). Relative links are followed (p9FollowPartial,
+// p9Resolved, below); a working directory inside a share is its path below the share's root
+// (sys_path.go cwdShare, cwdRel).
 
 type p9Op uint8
 
@@ -46,6 +47,7 @@ const (
 	p9OpGetdents
 	p9OpFsync
 	p9OpFsetattr // by fd: ftruncate, fchmod, futimens
+	p9OpChdir    // chdir into a share: is it a directory? (Tgetattr)
 )
 
 // p9Req is one call in flight on a slot.
@@ -310,7 +312,7 @@ func p9First(i, slot int, cpu int) {
 	switch r.op {
 	case p9OpOpen:
 		n, t = p9.Lopen(out, tag, r.fid, r.flags&^oCloexec), p9.Tlopen
-	case p9OpStat, p9OpAccess:
+	case p9OpStat, p9OpAccess, p9OpChdir:
 		n, t = p9.Getattr(out, tag, r.fid, p9.GetattrBasic), p9.Tgetattr
 	case p9OpReadlink:
 		n, t = p9.Readlink(out, tag, r.fid), p9.Treadlink
@@ -365,6 +367,15 @@ func p9Reply(i, slot int, body []byte, cpu int) {
 		switch {
 		case r.op == p9OpOpen && r.phase == 3:
 			p9Install(i, slot, &a, cpu)
+		case r.op == p9OpChdir:
+			ret := int64(-ENOTDIR)
+			if a.Mode&sIFMT == sIFDIR {
+				ret = 0
+				if r.waiting {
+					setShareCwd(i, &r.path2)
+				}
+			}
+			p9Finish(i, slot, ret, cpu)
 		case r.op == p9OpAccess:
 			ret := int64(0)
 			if r.mode&1 != 0 && a.Mode&sIFDIR == 0 && a.Mode&0o111 == 0 {

@@ -128,7 +128,8 @@ var procMeminfo vfs.Ino
 // procInit writes /proc's files once the process image is on the initial stack (sp: argc,
 // then argv): /proc/self/cmdline (argv, each string with its NUL), /proc/cpuinfo (one entry a
 // core, the architecture's fields: archCPUInfo), /proc/meminfo; and the working directory
-// (cwd=PATH on the command line; "/" if it is absent or names no directory, said in the log).
+// (cwd=PATH on the command line, which may lie inside a share; "/" if it is absent or names no
+// directory, said in the log).
 // Boot.
 func procInit(sp uintptr) {
 	ino := fileBoot("/proc/self/cmdline", nil, true)
@@ -154,16 +155,22 @@ func procInit(sp uintptr) {
 	procMeminfo = fileBoot("/proc/meminfo", nil, true)
 	procRefresh(procMeminfo)
 
+	vfs.Open(cwd)
 	if cmd.cwd.n > 0 {
 		lk, e := vfs.Walk(vfs.Root, cmd.cwd.bytes(), true)
-		if e == vfs.OK && lk.Ino != 0 && vfs.Get(lk.Ino).IsDir() {
-			cwd = lk.Ino
-		} else {
+		switch {
+		case e == vfs.OK && lk.Mount != 0 && len(lk.Rest) > 0:
+			// Inside a share (mounted by now, p9Init): the runner's own directory, not asked again.
+			var rel p9Path
+			p9Clean(&rel, lk.Rest)
+			setShareCwd(lk.Mount-1, &rel)
+		case e == vfs.OK && lk.Ino != 0 && vfs.Get(lk.Ino).IsDir():
+			setCwd(lk.Ino)
+		default:
 			var k kbuf
 			k.s("log cwd=").bytes(cmd.cwd.bytes()).s(" is not a directory of the tree: starting in /").record()
 		}
 	}
-	vfs.Open(cwd)
 }
 
 // procRefresh makes a generated file's contents anew (sysOpenat, before the open).

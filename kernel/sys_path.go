@@ -37,10 +37,15 @@ const (
 )
 
 var (
-	cwd     vfs.Ino = vfs.Root // the working directory; holds a reference (vfs.Open)
-	umask   uint32  = 0o022    // Linux's default for init
-	pathBuf [2][vfs.PathMax]byte
-	pathLen [2]int // the paths copied by the current call, for strace; -1: none
+	cwd vfs.Ino = vfs.Root // the working directory; holds a reference (vfs.Open)
+	// A working directory inside a share: the share (-1: none; cwd is then its mount point) and
+	// the directory's path below the share's root, cleaned. Relative paths are walked from the
+	// share's root with it in front (so ".." works up to the share's root).
+	cwdShare = -1
+	cwdRel   p9Path
+	umask    uint32 = 0o022 // Linux's default for init
+	pathBuf  [2][vfs.PathMax]byte
+	pathLen  [2]int // the paths copied by the current call, for strace; -1: none
 )
 
 // getPath copies the NUL-terminated path at p into pathBuf[i]: EFAULT, ENAMETOOLONG. The user
@@ -123,6 +128,16 @@ func resolve(i int, dirfd int32, p uintptr, follow bool) (where, int64) {
 	start, df, e := startDir(dirfd, path)
 	if e != 0 {
 		return where{}, e
+	}
+	if cwdShare >= 0 && df == nil && path[0] != '/' && dirfd == atFDCWD {
+		// Relative to a working directory inside a share: the share's root, then cwdRel.
+		n := copy(restBuf[i][:], cwdRel.bytes())
+		if n+1+len(path) > len(restBuf[i]) {
+			return where{}, -ENAMETOOLONG
+		}
+		restBuf[i][n] = '/'
+		n += 1 + copy(restBuf[i][n+1:], path)
+		return where{Lookup: vfs.Lookup{Mount: cwdShare + 1, Rest: restBuf[i][:n]}, from: p9RootFid, viaFd: true}, 0
 	}
 	if df != nil {
 		s, fid := p9Of(df)
@@ -666,6 +681,16 @@ func sysGetcwd(buf, size uintptr) int64 {
 	if ve == vfs.ENOENT {
 		return -ENOENT
 	}
+	if ve == vfs.OK && cwdShare >= 0 && cwdRel.n > 0 { // the mount point's path, then cwdRel
+		if n+1+cwdRel.n >= len(pathBuf[0]) {
+			return -ERANGE
+		}
+		if n > 1 {
+			pathBuf[0][n] = '/'
+			n++
+		}
+		n += copy(pathBuf[0][n:], cwdRel.bytes())
+	}
 	if ve != vfs.OK || uintptr(n)+1 > size {
 		return -ERANGE
 	}
@@ -677,20 +702,22 @@ func sysGetcwd(buf, size uintptr) int64 {
 	return int64(n + 1)
 }
 
-// sysChdir and sysFchdir change the working directory: a directory of the tree, or a share's
-// mount point (not a directory inside a share: EOPNOTSUPP).
-func sysChdir(p uintptr) int64 {
+// sysChdir and sysFchdir change the working directory: a directory of the tree, a share's
+// mount point, or a directory inside a share (asked of the host: p9OpChdir, which sets it).
+func sysChdir(t *Thread, gp sched.GID, cpu int, p uintptr) int64 {
 	w, e := existing(0, atFDCWD, p, true)
 	if e != 0 {
 		return e
 	}
-	if w.remote() {
-		if len(w.Rest) > 0 || w.viaFd {
-			return -EOPNOTSUPP
-		}
+	if !w.remote() || len(w.Rest) == 0 && !w.viaFd {
 		return setCwd(w.Ino)
 	}
-	return setCwd(w.Ino)
+	r, slot, ret, ok := p9FileCall(t, gp, cpu, &w, p9OpChdir, true)
+	if !ok {
+		return ret
+	}
+	r.path2 = r.path // what cwdRel becomes (the walk consumes path)
+	return p9Go(t, gp, cpu, w.share(), slot)
 }
 
 func sysFchdir(fd int32) int64 {
@@ -710,8 +737,19 @@ func setCwd(ino vfs.Ino) int64 {
 	}
 	vfs.Open(ino)
 	vfs.Close(cwd)
-	cwd = ino
+	cwd, cwdShare, cwdRel.n = ino, -1, 0
 	return 0
+}
+
+// setShareCwd makes directory rel of share i the working directory (p9OpChdir's end, or boot's
+// cwd=): cwd becomes the share's mount point, whose reference it holds.
+func setShareCwd(i int, rel *p9Path) {
+	vfs.Open(p9s[i].ino)
+	vfs.Close(cwd)
+	cwd, cwdShare, cwdRel = p9s[i].ino, i, *rel
+	if cwdRel.n == 0 {
+		cwdShare = -1 // the mount point itself: a directory of the tree
+	}
 }
 
 // sysUmask sets the mask and returns the old one.

@@ -198,7 +198,7 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 	case nrGetcwd:
 		r = sysGetcwd(uintptr(a[0]), uintptr(a[1]))
 	case nrChdir:
-		r = sysChdir(uintptr(a[0]))
+		r = sysChdir(t, gp, cpu, uintptr(a[0]))
 	case nrFchdir:
 		r = sysFchdir(fd0)
 	case nrUmask:

@@ -18,6 +18,8 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&consoleSignals)), unsafe.Sizeof(consoleSignals))
 	add(uintptr(unsafe.Pointer(&cpus)), unsafe.Sizeof(cpus))
 	add(uintptr(unsafe.Pointer(&cwd)), unsafe.Sizeof(cwd))
+	add(uintptr(unsafe.Pointer(&cwdRel)), unsafe.Sizeof(cwdRel))
+	add(uintptr(unsafe.Pointer(&cwdShare)), unsafe.Sizeof(cwdShare))
 	add(uintptr(unsafe.Pointer(&devFiles)), unsafe.Sizeof(devFiles))
 	add(uintptr(unsafe.Pointer(&epitems)), unsafe.Sizeof(epitems))
 	add(uintptr(unsafe.Pointer(&epollVisitGen)), unsafe.Sizeof(epollVisitGen))

@@ -73,8 +73,8 @@ func TestGuestShare(t *testing.T) {
 			}
 		}
 	}
-	if checks != 15 {
-		t.Errorf("%d checks ran, want 15", checks)
+	if checks != 16 {
+		t.Errorf("%d checks ran, want 16", checks)
 	}
 	got, err := os.ReadFile(filepath.Join(dir, "big"))
 	if err != nil || sha256.Sum256(got) != sha256.Sum256(want) {
@@ -115,8 +115,8 @@ func TestGuestFSCopy(t *testing.T) {
 			t.Errorf("failed: %s", l)
 		}
 	}
-	if n != 7 {
-		t.Errorf("%d checks, want 7:\n%s", n, g.stdout)
+	if n != 8 {
+		t.Errorf("%d checks, want 8:\n%s", n, g.stdout)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "guest-only")); !os.IsNotExist(err) {
 		t.Errorf("a write to the -fs copy reached the host: %v", err)

@@ -91,13 +91,18 @@ func CheckShares(shares []Share) error {
 	return nil
 }
 
-// shareCwd is the guest's working directory when the runner's own lies in a share: the share's
-// mount point (the kernel cannot start a program deeper inside a share). ok false: not in one.
+// shareCwd is the guest's working directory when the runner's own lies in a share: the same
+// directory through the share. ok false: not in one.
 func shareCwd(wd string, shares []Share) (string, bool) {
 	for _, s := range shares {
-		if rel, err := filepath.Rel(s.Host, wd); err == nil && rel == "." {
+		rel, err := filepath.Rel(s.Host, wd)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			continue
+		}
+		if rel == "." {
 			return s.Guest, true
 		}
+		return path.Join(s.Guest, filepath.ToSlash(rel)), true
 	}
 	return "", false
 }

@@ -61,3 +61,19 @@ func TestShareArgs(t *testing.T) {
 		t.Errorf("too many shares accepted")
 	}
 }
+
+func TestShareCwd(t *testing.T) {
+	sh := []Share{{"/h/proj", "/w"}, {"/h/data", "/data"}}
+	for wd, want := range map[string]string{
+		"/h/proj":       "/w",
+		"/h/proj/a/b":   "/w/a/b",
+		"/h/data/x":     "/data/x",
+		"/h/projection": "",
+		"/elsewhere":    "",
+	} {
+		got, ok := shareCwd(wd, sh)
+		if got != want || ok != (want != "") {
+			t.Errorf("shareCwd(%q) = %q %v, want %q", wd, got, ok, want)
+		}
+	}
+}

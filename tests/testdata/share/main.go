@@ -100,6 +100,26 @@ func main() {
 		_, err := os.Open(p("loop1"))
 		return expect(err, syscall.ELOOP)
 	}())
+	check("Chdir into a subdirectory, Getwd, relative names, .. and back", func() error {
+		old, _ := os.Getwd()
+		defer os.Chdir(old)
+		if err := os.Chdir(p("hostdir")); err != nil {
+			return err
+		}
+		if wd, err := os.Getwd(); err != nil || wd != p("hostdir") {
+			return fmt.Errorf("Getwd %q %v", wd, err)
+		}
+		if b, err := os.ReadFile("b"); err != nil || string(b) != "b" {
+			return fmt.Errorf("relative read: %q %v", b, err)
+		}
+		if b, err := os.ReadFile("../from-host.txt"); err != nil || string(b) != "written on the host\n" {
+			return fmt.Errorf("../ read: %q %v", b, err)
+		}
+		if err := expect(os.Chdir("a"), syscall.ENOTDIR); err != nil {
+			return fmt.Errorf("chdir to a file: %v", err)
+		}
+		return nil
+	}())
 	check("40 goroutines reading at once (more calls than a share has request slots)", func() error {
 		errs := make(chan error, 40)
 		for g := range 40 {

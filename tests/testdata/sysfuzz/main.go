@@ -378,8 +378,8 @@ type fuzzer struct {
 	resv, scratch, scratchEnd, guardEnd uintptr
 	text, rodata                        uintptr // a function of the program; a string constant
 
-	protected [512]bool                 // fds 0-2 and the Go runtime's (its epoll and eventfd)
-	created   [512]atomic.Uint32        // fds the fuzzer's calls created: fdEventfd, fdEpoll (0: none)
+	protected [maxFD]bool               // fds 0-2 and the Go runtime's (its epoll and eventfd)
+	created   [maxFD]atomic.Uint32      // fds the fuzzer's calls created: fdEventfd, fdEpoll (0: none)
 	tids      [maxWorkers]atomic.Uint64 // each worker's current thread id
 	oldTids   [64]atomic.Uint64         // thread ids of workers' threads that have exited
 	wg        sync.WaitGroup            // the workers' goroutines
@@ -389,10 +389,14 @@ type fuzzer struct {
 	mu     sync.Mutex
 	wrongs int // calls the oracle found wrong
 
-	upkeepErrs atomic.Uint64      // upkeeps that could not open a socket (net.go)
-	upkeepErr  atomic.Value       // the first one's error (a string)
-	sids       [512]atomic.Uint64 // the socket ids (st_ino) of created's sockets, for gmpos_net
+	upkeepErrs atomic.Uint64        // upkeeps that could not open a socket (net.go)
+	upkeepErr  atomic.Value         // the first one's error (a string)
+	sids       [maxFD]atomic.Uint64 // the socket ids (st_ino) of created's sockets, for gmpos_net
 }
+
+// maxFD bounds the fds the kernel hands out (its fd table: kernel/fd.go maxFDs), so that every
+// fd a call returns has a place in the tables above — dup2(fd, 1000) succeeds.
+const maxFD = 1024
 
 // wrong reports a call the oracle found wrong (the first few in full).
 func (f *fuzzer) wrong(msg string) {
