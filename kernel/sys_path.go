@@ -92,6 +92,10 @@ func (w *where) remote() bool     { return w.Mount != 0 }
 func (w *where) remoteName() bool { return w.Mount != 0 && (len(w.Rest) > 0 || w.viaFd) }
 func (w *where) share() int       { return w.Mount - 1 }
 
+// taken reports that the last name cannot be made: it exists, or it is "/", "." or ".." (EEXIST
+// for mkdir, mknod, link and symlink, as Linux's filename_create).
+func (w *where) taken() bool { return w.Ino != 0 || len(w.Name) == 0 || vfs.IsDots(w.Name) }
+
 // startDir is where a relative path starts: the working directory for AT_FDCWD, else the
 // directory open on dirfd (EBADF, ENOTDIR) — of the tree, or of a share (f not nil). An absolute
 // path ignores dirfd, as Linux does.
@@ -485,7 +489,7 @@ func sysMkdirat(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, mode u
 		r.mode = mode
 		return p9Go(t, gp, cpu, w.share(), slot)
 	}
-	if w.Ino != 0 || len(w.Name) == 0 || vfs.IsDots(w.Name) {
+	if w.taken() {
 		return -EEXIST
 	}
 	_, ve := vfs.Mkdir(w.Dir, w.Name, mode&0o1777&^umask)
@@ -506,7 +510,7 @@ func sysMknodat(dirfd int32, p uintptr, mode uint32) int64 {
 	if e != 0 {
 		return e
 	}
-	if lk.Ino != 0 || len(lk.Name) == 0 || vfs.IsDots(lk.Name) {
+	if lk.taken() {
 		return -EEXIST
 	}
 	_, ve := vfs.Create(lk.Dir, lk.Name, vfs.SIFREG|mode&^umask&0o7777)
@@ -637,7 +641,7 @@ func sysLinkat(olddfd int32, oldp uintptr, newdfd int32, newp uintptr, flags int
 	if nw.remoteName() {
 		return -EXDEV
 	}
-	if nw.Ino != 0 || len(nw.Name) == 0 || vfs.IsDots(nw.Name) {
+	if nw.taken() {
 		return -EEXIST
 	}
 	if nw.MustDir {
@@ -667,7 +671,7 @@ func sysSymlinkat(t *Thread, gp sched.GID, cpu int, target uintptr, newdfd int32
 		r.path2.n = copy(r.path2.b[:], tg) // the target, as given
 		return p9Go(t, gp, cpu, w.share(), slot)
 	}
-	if w.Ino != 0 || len(w.Name) == 0 || vfs.IsDots(w.Name) {
+	if w.taken() {
 		return -EEXIST
 	}
 	_, ve := vfs.Symlink(w.Dir, w.Name, tg)

@@ -24,7 +24,9 @@ import (
 func syscall(t *Thread, gp sched.GID, cpu int) {
 	nr, a := syscallArgs(&t.frame)
 	stats.syscalls++
-	pathLen = [2]int{-1, -1} // the paths this call copies (sys_path.go), for strace
+	if cmd.strace {
+		pathLen = [2]int{-1, -1} // the paths this call copies (sys_path.go), for straceLog
+	}
 	if cmd.strace && (nr == nrExit || nr == nrExitGroup) {
 		straceLog(t, gp, nr, a) // the thread is gone afterwards
 	}

@@ -347,12 +347,14 @@ func SetTimes(ino Ino, atime, mtime int64) {
 
 // Reset empties the tree and makes the root directory (boot; tests).
 func Reset() {
-	for i := range inodes {
-		if inodes[i].Mode != 0 {
-			freeData(&inodes[i])
+	if inoUsed > 0 { // at boot the table is still all zeros (BSS): nothing to free or clear
+		for i := range inodes {
+			if inodes[i].Mode != 0 {
+				freeData(&inodes[i])
+			}
 		}
+		inodes = [MaxInodes]Inode{}
 	}
-	inodes = [MaxInodes]Inode{}
 	inoCursor, inoUsed = Root, 0
 	newInode(SIFDIR | 0o755) // Root
 	r := &inodes[Root]
