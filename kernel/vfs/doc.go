@@ -23,14 +23,16 @@
 //     unlink, rmdir, rename (with RENAME_NOREPLACE and RENAME_EXCHANGE), link, symlink,
 //     readlink, truncate, and each one's errors in Linux's order.
 //
-// Everyone is root (uid 0, gid 0): permission bits are kept and reported but only X_OK is
-// checked (as for root). An unlinked file lives on while an open file refers to it (Opens).
+// Everyone is root (uid 0, gid 0): permission bits and owners are kept and reported (chown
+// works) but only X_OK is checked (as for root). An unlinked file lives on while an open file
+// refers to it (Opens).
 //
 // # Contexts and locking
 //
 // Every function runs in the kernel's trap context under the big kernel lock, which protects all
 // of the package's state: no allocation, no write barriers (no Go pointers in the tables: frames
-// are physical addresses, names are byte slices of the caller's or of frames), no recursion
-// (symbolic links are followed with an explicit stack). Errors are Linux errno values (errno.go),
-// the reasons for malformed archives constant strings.
+// are physical addresses, names are byte slices of the caller's or of frames), no unbounded
+// recursion (symbolic links are followed with an explicit stack; freeing a file's frames
+// recurses at most maxDepth levels). Errors are Linux errno values (errno.go), the reasons for
+// malformed archives constant strings.
 package vfs
