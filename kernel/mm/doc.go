@@ -7,7 +7,9 @@
 // # Memory map
 //
 // One address space is shared by the kernel (CPL0) and the Go program
-// (CPL3); there is a single PML4 (Kernel == Space.PT).
+// (CPL3); there is a single PML4 (Kernel == Space.PT). A child process's
+// AddressSpace uses the same PML4, bounded to the exec region (SetBounds):
+// its own VMAs, the program's pages out of its reach through them.
 //
 //	0xffff_ffff_ffff_ffff ┌──────────────────────────────────────────┐
 //	                      │ (unused)                                 │
@@ -26,6 +28,12 @@
 //	                      │ top-down mmap area above/below MmapBase  │ user, demand-zero,
 //	0x0000_7f00_0000_0000 │ MmapBase                                 │ 4 KiB pages
 //	                      │ Go heap arenas (random 64 MiB hints)     │
+//	                      │ ...                                      │
+//	0x0000_3000_0000_0000 ├──────────────────────────────────────────┤ ExecEnd
+//	                      │ exec region: a child process's image,    │ the program's space
+//	                      │ mmap area, stack and vDSO (its own       │ reserves it (pinned
+//	                      │ AddressSpace, SetBounds; kernel/proc.go) │ PROT_NONE VMA)
+//	0x0000_2000_0000_0000 ├──────────────────────────────────────────┤ ExecBase
 //	                      │ ...                                      │
 //	0x0000_0000_fee0_0000 │ device registers (MapDevice): identity   │ supervisor RW NX UC,
 //	                      │ mapped, pinned PROT_NONE VMAs            │ reserved in Space

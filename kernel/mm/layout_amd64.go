@@ -21,6 +21,11 @@ const (
 	// MmapBase is where the top-down search for free ranges starts: 1 TiB
 	// below UserEnd, leaving the top for the initial stack.
 	MmapBase uintptr = 0x7f00_0000_0000
+	// ExecBase and ExecEnd bound the exec region: the address space of the child process that
+	// execve loaded (kernel/proc.go). The program's space reserves it; the runner links the
+	// program's executable for children (/bin/NAME) at ExecBase+4 KiB.
+	ExecBase uintptr = 0x2000_0000_0000
+	ExecEnd  uintptr = 0x3000_0000_0000
 )
 
 // Kernel half.

@@ -154,6 +154,9 @@ func (as *AddressSpace) mmap(addr, length uintptr, prot, flags uint32, file File
 		if addr < MinAddr {
 			return 0, EPERM
 		}
+		if as.hi != 0 && (addr < as.lo || addr+size > as.hi) {
+			return 0, ENOMEM // outside a child's region: another process's memory
+		}
 	} else if start = as.place(addr, size, flags); start == 0 {
 		return 0, ENOMEM
 	}
@@ -246,13 +249,23 @@ func (as *AddressSpace) place(hint, size uintptr, flags uint32) uintptr {
 	if flags&mapLow32 != 0 {
 		lo, top = map32Base, map32End
 	}
+	base := MmapBase
+	if as.hi != 0 { // a child's region
+		lo, top, base = max(lo, as.lo), min(top, as.hi), as.mmapTop
+		if lo >= top {
+			return 0
+		}
+		if hint < lo {
+			hint = 0
+		}
+	}
 	if hint != 0 && size <= top && hint <= top-size {
 		if any, _ := as.overlaps(hint, hint+size); !any {
 			return hint
 		}
 	}
-	if top > MmapBase {
-		if s := as.findFree(size, lo, MmapBase); s != 0 {
+	if top > base {
+		if s := as.findFree(size, lo, base); s != 0 {
 			return s
 		}
 	}
@@ -297,6 +310,12 @@ func (as *AddressSpace) Munmap(addr, length uintptr) Errno {
 		return EINVAL
 	}
 	start, end := addr, addr+size
+	if as.hi != 0 { // a child's region: pages outside it are another process's
+		start, end = max(start, as.lo), min(end, as.hi)
+		if start >= end {
+			return OK
+		}
+	}
 	any, pinned := as.overlaps(start, end)
 	if pinned {
 		return EPERM

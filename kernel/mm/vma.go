@@ -73,6 +73,11 @@ type AddressSpace struct {
 	vmas [MaxVMAs]VMA
 	n    int
 
+	// lo, hi bound a child process's space (SetBounds): every mapping lies in [lo, hi), and
+	// the top-down search starts at mmapTop. Zero for the program's own space, which spans
+	// the user half (and reserves the children's region, kernel/mm/doc.go).
+	lo, hi, mmapTop uintptr
+
 	faults      uintptr // demand-zero pages installed
 	spurious    uintptr // faults on pages that were already fine (stale TLB) or W^X flips
 	madvDropped uintptr // pages dropped by MADV_DONTNEED/MADV_FREE
@@ -90,6 +95,31 @@ func (as *AddressSpace) Reset(pt PageTable) {
 	as.n = 0
 	as.faults, as.spurious, as.madvDropped, as.unmapped = 0, 0, 0, 0
 	unlockMM()
+}
+
+// SetBounds confines as to [lo, hi): mmap places nothing outside it (a hint outside is
+// ignored, MAP_FIXED outside is ENOMEM) and munmap drops nothing outside it, so that a child
+// process sharing the page table with the program (kernel/proc.go) can neither map over nor
+// unmap another process's memory. The top-down search starts at mmapTop.
+func (as *AddressSpace) SetBounds(lo, hi, mmapTop uintptr) {
+	lockMM()
+	as.lo, as.hi, as.mmapTop = lo, hi, mmapTop
+	unlockMM()
+}
+
+// Teardown removes every VMA of as — pinned ones too — and frees the frames mapped in them:
+// the end of a child process's address space (exit, or execve replacing it). Kernel-owned
+// pages (MapSpecial: the vDSO) are unmapped but not freed. Returns the pages dropped.
+func (as *AddressSpace) Teardown() uintptr {
+	lockMM()
+	defer unlockMM()
+	var n uintptr
+	for i := 0; i < as.n; i++ {
+		n += as.dropPages(as.vmas[i].Start, as.vmas[i].End)
+	}
+	as.n = 0
+	as.unmapped += n
+	return n
 }
 
 // VMA returns a copy of the i-th VMA in address order (for dumps and
