@@ -7,6 +7,7 @@ package kernel
 import (
 	"gmpos/kernel/arch"
 	"gmpos/kernel/arch/amd64"
+	"gmpos/kernel/elf"
 	"gmpos/kernel/mm"
 	"gmpos/sched"
 )
@@ -15,6 +16,8 @@ import (
 const (
 	// unameMachine is struct utsname's machine field (uname -m).
 	unameMachine = "x86_64"
+	// elfMachine is the e_machine of the executables execve loads (exec.go).
+	elfMachine = elf.MachineX86_64
 	// minSigStackSize is MINSIGSTKSZ (signal.h): sigaltstack refuses smaller stacks (ENOMEM).
 	minSigStackSize = 2048
 	// sigRedZone is the System V x86-64 ABI's 128-byte red zone below SP (§3.2.2), which a

@@ -96,7 +96,7 @@ func writeModuleImage(top uintptr, random *[16]byte) uintptr {
 	block := sp
 	copy(userBytes(block, uintptr(len(strs))), strs)
 
-	aux, naux := auxVector(randomAddr, block)
+	aux, naux := auxVector(randomAddr, block, vdsoState.ehdr)
 	words := uintptr(1 + bootArgs.argc + 1 + bootArgs.envc + 1 + 2*(naux+1))
 	sp = (sp - 8*words) &^ 15
 	p := sp

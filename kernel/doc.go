@@ -8,6 +8,9 @@
 //
 //   - Thread: a kernel-schedulable context (Linux's task, the runtime's M), thread i being sched
 //     G i (thread.go). Its state is the G's status in the scheduler.
+//   - Process: a thread group with an address space, fd table, signal dispositions and working
+//     directory (proc.go). Process 0 is the program; os/exec's vfork and execve make children
+//     (exec.go), whose memory is a second address space in the exec region (docs/processes.md).
 //   - Trap: the one way into the kernel after boot — an interrupt, an exception or a system call —
 //     and the frame of registers it saved (arch.Frame).
 //   - Wait: a system call that cannot finish parks its thread (block); a waker ends it with a
@@ -76,8 +79,8 @@
 //
 // # Ownership
 //
-// The words of sched/doc.go: "protected by the BKL" (most kernel data: the thread table, the fd
-// table and open files, epoll, futex waiters, signal state, the IRQ table's counts); "owned by
+// The words of sched/doc.go: "protected by the BKL" (most kernel data: the thread and process
+// tables, the fd tables and open files, epoll, futex waiters, signal state, the IRQ table's counts); "owned by
 // the core" (cpuState's fields, written only by that core); "atomic" (bkl, smpGo,
 // cpuState.flushReq); "immutable after boot" (clock, bootTimes, ncpu, processID, imageText,
 // vdsoState, the board's hand-off). Each global says which.
@@ -111,7 +114,8 @@
 // percpu.go; platform.go sched.Platform; thread.go; signal.go delivery and rt_sigreturn;
 // sigsource.go the siginfo of timer and kernel signals; cputime.go CPU-time accounting;
 // ptimer.go POSIX timers; itimer.go setitimer's timers;
-// syscall.go the table; sys_*.go the calls by family (sys_wait.go: no children, ECHILD);
+// syscall.go the table; sys_*.go the calls by family (sys_wait.go: wait4 and waitid);
+// proc.go processes (vfork, exit, the table), exec.go execve (kernel/elf decodes the headers),
 // fd.go the fd table and fileOps; fd_console.go (and console_input.go: stdin and forwarded
 // signals; vconsole.go the virtio console: stdout and stderr as one framed stream), fd_eventfd.go, fd_pipe.go, fd_dev.go (/dev/null and co.), epoll.go, fd_socket.go,
 // fd_file.go (the tree's files and getdents64) the kinds; sys_path.go the calls that name files
@@ -131,6 +135,9 @@
 // # Cross-reading (Linux)
 //
 //	trap, syscall         arch/x86/entry/common.c do_syscall_64, kernel/entry/common.c
+//	sysVfork, procExit    kernel/fork.c copy_process, kernel/exit.c do_exit, exit_notify
+//	sysExecve             fs/exec.c do_execveat_common, fs/binfmt_elf.c load_elf_binary
+//	sysWait4, sysWaitid   kernel/exit.c do_wait
 //	block, wakeThread     kernel/sched/core.c schedule(), try_to_wake_up()
 //	wakeToRestart         kernel/signal.c + arch/x86/kernel/signal.c: -ERESTARTSYS
 //	sysFutex              kernel/futex/{syscalls,waitwake,requeue}.c

@@ -313,7 +313,10 @@ func readyItem(it int32, cpu int) {
 		gp := waiters.g[i]
 		t := &threads[gp]
 		if t.wait == waitEpoll && t.waitObj == uintptr(epFile) {
-			if n := epollCollect(inst, uintptr(t.waitArg), int(t.waitArg2)); n != 0 {
+			old := enterProc(gp) // the events go to the sleeper's memory (proc.go)
+			n := epollCollect(inst, uintptr(t.waitArg), int(t.waitArg2))
+			leaveProc(old)
+			if n != 0 {
 				wakeThread(gp, n, cpu) // may release the instance: nothing of it is used after
 			}
 			break // one waiter per event (exclusive wake-up)

@@ -12,6 +12,8 @@ const (
 	EINTR           = 4
 	EIO             = 5
 	ENXIO           = 6
+	E2BIG           = 7
+	ENOEXEC         = 8
 	EBADF           = 9
 	ECHILD          = 10
 	EAGAIN          = 11

@@ -18,8 +18,8 @@ import "unsafe"
 // non-zero) calls fileNotify, which is what makes epoll event-driven and wakes threads blocked on
 // the file.
 //
-// The table is process-wide (CLONE_FILES) and protected by the BKL; fds 0-2 are the console
-// from boot on.
+// Each process has its fd table (proc.go; threads share it: CLONE_FILES); the open files are
+// machine-wide. Protected by the BKL; fds 0-2 of the program are the console from boot on.
 
 const (
 	maxFDs   = 1024 // the fd table's size: RLIMIT_NOFILE's ceiling (Linux's default soft limit)
@@ -138,11 +138,10 @@ const (
 	setflMask = oAppend | oNonblock | 0o20000 /* O_ASYNC */ | 0o40000 /* O_DIRECT */ | 0o1000000 /* O_NOATIME */
 )
 
-// The fd table and the open files. The console is open on fds 0-2 from boot, statically.
-// Protected by the BKL.
+// The open files, shared by every process (each process's fd table is in proc.go). The console
+// is open on the program's fds 0-2 from boot, statically. Protected by the BKL.
 var (
-	fdTable = [maxFDs]fdSlot{0: {file: 1}, 1: {file: 2}, 2: {file: 3}}
-	files   = [maxFiles]file{
+	files = [maxFiles]file{
 		0: {kind: kindConsole, refs: 1, flags: oRdonly, priv: consoleStdin},
 		1: {kind: kindConsole, refs: 1, flags: oWronly, priv: consoleStdout},
 		2: {kind: kindConsole, refs: 1, flags: oWronly, priv: consoleStderr},
@@ -172,10 +171,10 @@ func (f *file) index() int {
 // fdFile returns the open file behind fd, or nil (then the caller answers EBADF). fd is the
 // system call's int argument: only its low 32 bits count, as in Linux.
 func fdFile(fd int32) (*file, int) {
-	if fd < 0 || int(fd) >= maxFDs || fdTable[fd].file == 0 {
+	if fd < 0 || int(fd) >= maxFDs || fds()[fd].file == 0 {
 		return nil, -1
 	}
-	i := int(fdTable[fd].file) - 1
+	i := int(fds()[fd].file) - 1
 	return &files[i], i
 }
 
@@ -193,8 +192,8 @@ func newFile(kind fileKind, flags uint32, priv uint64) int {
 // installFD gives open file fi the lowest free fd ≥ min (the POSIX rule), or -EMFILE.
 func installFD(fi int, min int, cloexec bool) int64 {
 	for fd := min; fd < fdLimit(); fd++ {
-		if fdTable[fd].file == 0 {
-			fdTable[fd] = fdSlot{file: int16(fi + 1), cloexec: cloexec}
+		if fds()[fd].file == 0 {
+			fds()[fd] = fdSlot{file: int16(fi + 1), cloexec: cloexec}
 			return int64(fd)
 		}
 	}
@@ -221,7 +220,7 @@ func closeFD(fd int32) int64 {
 	if f == nil {
 		return -EBADF
 	}
-	fdTable[fd] = fdSlot{}
+	fds()[fd] = fdSlot{}
 	putFile(fi)
 	return 0
 }

@@ -112,12 +112,12 @@ func sysPipe2(fds uintptr, flags int32) int64 {
 	wfd := int64(-EMFILE)
 	if rfd >= 0 {
 		if wfd = installFD(wfi, 0, cloexec); wfd < 0 {
-			fdTable[rfd] = fdSlot{}
+			cur().fds[rfd] = fdSlot{}
 		}
 	}
 	if rfd < 0 || wfd < 0 || !userRange(fds, 8, true) {
 		if rfd >= 0 && wfd >= 0 {
-			fdTable[rfd], fdTable[wfd] = fdSlot{}, fdSlot{}
+			cur().fds[rfd], cur().fds[wfd] = fdSlot{}, fdSlot{}
 		}
 		putFile(rfi)
 		putFile(wfi)

@@ -244,7 +244,10 @@ func p9Poll(i int, cpu int) {
 			klogOnce(&p9BadReply, "virtio-9p: a malformed reply (EIO)")
 			errno = EIO
 		}
+		// The reply completes r.gp's call: its process's fd table and memory (proc.go).
+		old := enterProc(r.gp)
 		p9Step(i, slot, body, int64(errno), cpu)
+		leaveProc(old)
 	}
 }
 

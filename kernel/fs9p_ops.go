@@ -372,7 +372,7 @@ func p9Reply(i, slot int, body []byte, cpu int) {
 			if a.Mode&sIFMT == sIFDIR {
 				ret = 0
 				if r.waiting {
-					setShareCwd(i, &r.path2)
+					setShareCwd(procOf(&threads[r.gp]), i, &r.path2)
 				}
 			}
 			p9Finish(i, slot, ret, cpu)

@@ -155,7 +155,7 @@ func procInit(sp uintptr) {
 	procMeminfo = fileBoot("/proc/meminfo", nil, true)
 	procRefresh(procMeminfo)
 
-	vfs.Open(cwd)
+	vfs.Open(procs[0].cwd)
 	if cmd.cwd.n > 0 {
 		lk, e := vfs.Walk(vfs.Root, cmd.cwd.bytes(), true)
 		switch {
@@ -163,7 +163,7 @@ func procInit(sp uintptr) {
 			// Inside a share (mounted by now, p9Init): the runner's own directory, not asked again.
 			var rel p9Path
 			p9Clean(&rel, lk.Rest)
-			setShareCwd(lk.Mount-1, &rel)
+			setShareCwd(&procs[0], lk.Mount-1, &rel)
 		case e == vfs.OK && lk.Ino != 0 && vfs.Get(lk.Ino).IsDir():
 			setCwd(lk.Ino)
 		default:

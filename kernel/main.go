@@ -45,6 +45,7 @@ func kernelMain() {
 	initMemory()        // frames, the kernel's page table (W^X image, direct map), guarded stack
 	calibrateClock()    // cycle counter and wall clock against the board's clocks
 	vdsoInit()          // the vDSO and its clock page, mapped for the program (vdso.go)
+	reserveExecRegion() // children's memory, out of the program's mmap space (proc.go)
 	bootTimes.kernelEntry = -cyclesToNS(clock.cycles0 - bootTimes.entryCycles)
 	if !arch.InitInterrupts(mapDevice) { // this core's interrupt controller
 		bootPanic("cannot map the local interrupt controller")
@@ -163,6 +164,7 @@ func startFirstThread() {
 		bootPanic("cannot create the first thread")
 	}
 	processID = t.tid
+	procs[0].pid, procs[0].threads = t.tid, 1
 	if ok, why := readArgsModule(); !ok {
 		bootPanic(why)
 	}

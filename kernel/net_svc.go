@@ -268,7 +268,9 @@ func netReply(id uint32, result int64, p, n uintptr, cpu int) int64 {
 	if result > 0 || result < -netabi.MaxErrno {
 		return -EINVAL // a socket call's result is 0 or -errno; the kernel makes fds itself
 	}
+	old := enterProc(gp) // the sleeper's fds and memory (proc.go); p is checked already
 	result = netFinish(r, result, p, n)
+	leaveProc(old)
 	r.id = 0
 	netStats[netabi.NetReadyStack]++
 	wakeThread(gp, result, cpu)

@@ -3,7 +3,10 @@
 
 package kernel
 
-import "gmpos/sched"
+import (
+	"gmpos/kernel/arch"
+	"gmpos/sched"
+)
 
 // Signals, as the Go runtime uses them (docs/runtime-contract.md §3.6): handlers installed with
 // SA_SIGINFO|SA_ONSTACK|SA_RESTORER, delivered on the thread's alternate stack in a frame laid out
@@ -71,8 +74,8 @@ type sigaction struct {
 	mask     uint64
 }
 
-// Process-wide signal dispositions (CLONE_SIGHAND: shared by all threads). Protected by the BKL.
-var sigactions [nSig + 1]sigaction
+// Signal dispositions are the process's (proc.go: process.sigactions, shared by its threads as
+// CLONE_SIGHAND wants). Protected by the BKL.
 
 func sigbit(sig int) uint64 { return 1 << uint(sig-1) }
 
@@ -86,7 +89,7 @@ func postFault(t *Thread, sig int, code int32, addr uintptr) {
 	t.faultCode = code
 	t.faultAddr = addr
 	t.faultTrap, _ = t.frame.Describe()
-	if t.sigmask&sigbit(sig) != 0 || sigactions[sig].handler == sigDFL || sigactions[sig].handler == sigIGN {
+	if t.sigmask&sigbit(sig) != 0 || procOf(t).sigactions[sig].handler == sigDFL || procOf(t).sigactions[sig].handler == sigIGN {
 		fatalSignal(t, sig)
 		return
 	}
@@ -162,7 +165,7 @@ func deliverSignal(t *Thread, gp sched.GID, cpu int) {
 	}
 	t.sigpending &^= sigbit(sig)
 	src := takeSigSource(t, gp, sig) // a timer's or the kernel's siginfo, or kill's (sigsource.go)
-	act := &sigactions[sig]
+	act := &procOf(t).sigactions[sig]
 	switch act.handler {
 	case sigIGN:
 		return
@@ -266,8 +269,9 @@ func sysRtSigreturn(t *Thread) {
 	}
 }
 
-// fatalSignal is the default action "terminate (core)": the whole process exits with status
-// 128+sig, the way a shell reports a signal death, after a kernel log line naming the signal.
+// fatalSignal is the default action "terminate (core)": the whole process ends, after a kernel
+// log line naming the signal. The program's end stops the machine with status 128+sig, the way
+// a shell reports a signal death; a child's parent sees WIFSIGNALED (proc.go).
 func fatalSignal(t *Thread, sig int) {
 	var k kbuf
 	k.s("log thread ").d(int64(t.tid)).s(" killed by signal ").d(int64(sig)).s(" at pc=").x(uint64(t.frame.PC()))
@@ -275,5 +279,5 @@ func fatalSignal(t *Thread, sig int) {
 		k.s(" addr=").x(uint64(t.faultAddr))
 	}
 	k.record()
-	exitProcess(128 + sig)
+	procExit(int(t.proc), waitStatusSignal(sig), arch.Current().ID())
 }

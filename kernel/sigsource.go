@@ -87,7 +87,7 @@ func sigDefaultIgnored(sig int) bool {
 // t does not block it — a blocked signal is kept, its handler may change before it is unblocked
 // (kernel/signal.c sig_ignored).
 func sigIgnoredBy(t *Thread, sig int) bool {
-	return t.sigmask&sigbit(sig) == 0 && ignoredAction(sigactions[sig].handler, sig)
+	return t.sigmask&sigbit(sig) == 0 && ignoredAction(procOf(t).sigactions[sig].handler, sig)
 }
 
 // ignoredAction reports whether a disposition with this handler ignores sig (sig_handler_ignored).

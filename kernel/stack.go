@@ -106,7 +106,7 @@ func writeProcessImage(top uintptr, random *[16]byte) uintptr {
 
 	// Count the words below so that the final SP (at argc) is 16-byte aligned, as the ABI wants
 	// at process entry.
-	aux, naux := auxVector(randomAddr, argv[0])
+	aux, naux := auxVector(randomAddr, argv[0], vdsoState.ehdr)
 	words := 1 + argc + 1 + nenv + 1 + 2*(naux+1)
 	if words%2 != 0 {
 		w.word(0)
@@ -144,8 +144,8 @@ func entropy() uint64 {
 }
 
 // auxVector is the auxiliary vector (without AT_NULL): the page size, the clock tick, where the
-// AT_RANDOM bytes are, AT_EXECFN (argv[0]), the vDSO, and the architecture's own entries.
-func auxVector(randomAddr, execfn uintptr) (aux [10][2]uint64, n int) {
+// AT_RANDOM bytes are, AT_EXECFN, the vDSO at ehdr (0: none), and the architecture's own entries.
+func auxVector(randomAddr, execfn, ehdr uintptr) (aux [10][2]uint64, n int) {
 	n = copy(aux[:], [][2]uint64{
 		{atPagesz, mm.PageSize},
 		{atClktck, 100},
@@ -153,8 +153,8 @@ func auxVector(randomAddr, execfn uintptr) (aux [10][2]uint64, n int) {
 		{atSecure, 0},
 		{atExecfn, uint64(execfn)},
 	})
-	if vdsoState.ehdr != 0 {
-		aux[n] = [2]uint64{atSysinfoEhdr, uint64(vdsoState.ehdr)}
+	if ehdr != 0 {
+		aux[n] = [2]uint64{atSysinfoEhdr, uint64(ehdr)}
 		n++
 	}
 	var extra [2][2]uint64

@@ -191,7 +191,7 @@ func sysIoctl(fd int32, req uint32, arg uintptr) int64 {
 	}
 	switch req {
 	case fioclex, fionclex:
-		fdTable[fd].cloexec = req == fioclex
+		fds()[fd].cloexec = req == fioclex
 		return 0
 	case fionbio, fioasync:
 		if !userRange(arg, 4, false) {
@@ -255,12 +255,12 @@ func sysFcntl(fd int32, c int32, arg uint64) int64 {
 		}
 		return r
 	case fGetfd:
-		if fdTable[fd].cloexec {
+		if fds()[fd].cloexec {
 			return fdCloexecFlag
 		}
 		return 0
 	case fSetfd:
-		fdTable[fd].cloexec = argi&fdCloexecFlag != 0
+		fds()[fd].cloexec = argi&fdCloexecFlag != 0
 		return 0
 	case fGetfl:
 		return int64(f.flags)
@@ -364,10 +364,10 @@ func sysDup3(oldfd, newfd int32, flags int32) int64 {
 	}
 	f.refs++
 	if _, old := fdFile(newfd); old >= 0 {
-		fdTable[newfd] = fdSlot{}
+		fds()[newfd] = fdSlot{}
 		putFile(old)
 	}
-	fdTable[newfd] = fdSlot{file: int16(fi + 1), cloexec: flags&oCloexec != 0}
+	fds()[newfd] = fdSlot{file: int16(fi + 1), cloexec: flags&oCloexec != 0}
 	return int64(newfd)
 }
 

@@ -30,18 +30,18 @@ func sysMmap(addr, length uintptr, prot, flags uint32, fd int32, off uintptr) in
 			access |= mm.FileWrite
 		}
 	}
-	va, e := mm.Space.Mmap(addr, length, prot, flags, access, off)
+	va, e := userSpace().Mmap(addr, length, prot, flags, access, off)
 	if e != mm.OK {
 		return -int64(e)
 	}
 	return int64(va)
 }
 
-func sysMunmap(addr, length uintptr) int64 { return errno(mm.Space.Munmap(addr, length)) }
+func sysMunmap(addr, length uintptr) int64 { return errno(userSpace().Munmap(addr, length)) }
 
 // sysMprotect: prot is an unsigned long, so a bit above 32 is EINVAL, not ignored.
 func sysMprotect(addr, length uintptr, prot uint64) int64 {
-	return errno(mm.Space.Mprotect(addr, length, prot))
+	return errno(userSpace().Mprotect(addr, length, prot))
 }
 
 // sysMincore reports which pages of [start, start+length) are resident, one byte each
@@ -61,7 +61,7 @@ func sysMincore(start, length, vec uintptr) int64 {
 	}
 	var buf [256]byte
 	for pages > 0 {
-		n, e := mm.Space.Mincore(start, buf[:min(pages, uintptr(len(buf)))])
+		n, e := userSpace().Mincore(start, buf[:min(pages, uintptr(len(buf)))])
 		if e != mm.OK {
 			return -int64(e)
 		}
@@ -77,7 +77,7 @@ func sysMincore(start, length, vec uintptr) int64 {
 }
 
 func sysMadvise(addr, length uintptr, advice int32) int64 {
-	return errno(mm.Space.Madvise(addr, length, int(advice)))
+	return errno(userSpace().Madvise(addr, length, int(advice)))
 }
 
 // sysBrk: gmpos gives the program no heap segment (the Go runtime never calls brk), so the break

@@ -37,15 +37,13 @@ const (
 )
 
 var (
-	cwd vfs.Ino = vfs.Root // the working directory; holds a reference (vfs.Open)
-	// A working directory inside a share: the share (-1: none; cwd is then its mount point) and
-	// the directory's path below the share's root, cleaned. Relative paths are walked from the
-	// share's root with it in front (so ".." works up to the share's root).
-	cwdShare = -1
-	cwdRel   p9Path
-	umask    uint32 = 0o022 // Linux's default for init
-	pathBuf  [2][vfs.PathMax]byte
-	pathLen  [2]int // the paths copied by the current call, for strace; -1: none
+	// The working directory is the process's (proc.go: cwd, cwdShare, cwdRel). Inside a share it
+	// is the share (cwdShare, -1: none; cwd is then its mount point) and the directory's path
+	// below the share's root, cleaned (cwdRel). Relative paths are walked from the share's root
+	// with it in front (so ".." works up to the share's root).
+	umask   uint32 = 0o022 // Linux's default for init
+	pathBuf [2][vfs.PathMax]byte
+	pathLen [2]int // the paths copied by the current call, for strace; -1: none
 )
 
 // getPath copies the NUL-terminated path at p into pathBuf[i]: EFAULT, ENAMETOOLONG. The user
@@ -101,7 +99,7 @@ func (w *where) taken() bool { return w.Ino != 0 || len(w.Name) == 0 || vfs.IsDo
 // path ignores dirfd, as Linux does.
 func startDir(dirfd int32, path []byte) (vfs.Ino, *file, int64) {
 	if len(path) > 0 && path[0] == '/' || dirfd == atFDCWD {
-		return cwd, nil, 0
+		return cur().cwd, nil, 0
 	}
 	f, fi := fdFile(dirfd)
 	if f == nil {
@@ -133,15 +131,15 @@ func resolve(i int, dirfd int32, p uintptr, follow bool) (where, int64) {
 	if e != 0 {
 		return where{}, e
 	}
-	if cwdShare >= 0 && df == nil && path[0] != '/' && dirfd == atFDCWD {
-		// Relative to a working directory inside a share: the share's root, then cwdRel.
-		n := copy(restBuf[i][:], cwdRel.bytes())
+	if cur().cwdShare >= 0 && df == nil && path[0] != '/' && dirfd == atFDCWD {
+		// Relative to a working directory inside a share: the share's root, then cur().cwdRel.
+		n := copy(restBuf[i][:], cur().cwdRel.bytes())
 		if n+1+len(path) > len(restBuf[i]) {
 			return where{}, -ENAMETOOLONG
 		}
 		restBuf[i][n] = '/'
 		n += 1 + copy(restBuf[i][n+1:], path)
-		return where{Lookup: vfs.Lookup{Mount: cwdShare + 1, Rest: restBuf[i][:n]}, from: p9RootFid, viaFd: true}, 0
+		return where{Lookup: vfs.Lookup{Mount: cur().cwdShare + 1, Rest: restBuf[i][:n]}, from: p9RootFid, viaFd: true}, 0
 	}
 	if df != nil {
 		s, fid := p9Of(df)
@@ -197,7 +195,7 @@ func fdOrPath(dirfd int32, p uintptr, flags int32) (ino vfs.Ino, f *file, e int6
 		return 0, nil, e, e != 0
 	}
 	if dirfd == atFDCWD {
-		return cwd, nil, 0, true
+		return cur().cwd, nil, 0, true
 	}
 	f, _ = fdFile(dirfd)
 	if f == nil {
@@ -318,7 +316,7 @@ func sysNewfstatat(t *Thread, gp sched.GID, cpu int, dirfd int32, p, st uintptr,
 			return e
 		}
 		if dirfd == atFDCWD {
-			return putStatOf(inodeStat(cwd), st)
+			return putStatOf(inodeStat(cur().cwd), st)
 		}
 		return sysFstat(t, gp, cpu, dirfd, st)
 	}
@@ -370,7 +368,7 @@ func sysStatx(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, flags in
 		case f != nil:
 			s = kinds[f.kind].stat(f)
 		default:
-			s = inodeStat(cwd)
+			s = inodeStat(cur().cwd)
 		}
 	} else {
 		w, e := existing(0, dirfd, p, flags&atSymlinkNofollow == 0)
@@ -681,19 +679,19 @@ func sysSymlinkat(t *Thread, gp sched.GID, cpu int, target uintptr, newdfd int32
 // sysGetcwd writes the working directory's absolute path and its NUL (fs/d_path.c): ERANGE if
 // it does not fit in size bytes, ENOENT once the directory has been removed.
 func sysGetcwd(buf, size uintptr) int64 {
-	n, ve := vfs.Path(cwd, pathBuf[0][:])
+	n, ve := vfs.Path(cur().cwd, pathBuf[0][:])
 	if ve == vfs.ENOENT {
 		return -ENOENT
 	}
-	if ve == vfs.OK && cwdShare >= 0 && cwdRel.n > 0 { // the mount point's path, then cwdRel
-		if n+1+cwdRel.n >= len(pathBuf[0]) {
+	if ve == vfs.OK && cur().cwdShare >= 0 && cur().cwdRel.n > 0 { // the mount point's path, then cur().cwdRel
+		if n+1+cur().cwdRel.n >= len(pathBuf[0]) {
 			return -ERANGE
 		}
 		if n > 1 {
 			pathBuf[0][n] = '/'
 			n++
 		}
-		n += copy(pathBuf[0][n:], cwdRel.bytes())
+		n += copy(pathBuf[0][n:], cur().cwdRel.bytes())
 	}
 	if ve != vfs.OK || uintptr(n)+1 > size {
 		return -ERANGE
@@ -720,7 +718,7 @@ func sysChdir(t *Thread, gp sched.GID, cpu int, p uintptr) int64 {
 	if !ok {
 		return ret
 	}
-	r.path2 = r.path // what cwdRel becomes (the walk consumes path)
+	r.path2 = r.path // what cur().cwdRel becomes (the walk consumes path)
 	return p9Go(t, gp, cpu, w.share(), slot)
 }
 
@@ -740,19 +738,19 @@ func setCwd(ino vfs.Ino) int64 {
 		return -ENOTDIR
 	}
 	vfs.Open(ino)
-	vfs.Close(cwd)
-	cwd, cwdShare, cwdRel.n = ino, -1, 0
+	vfs.Close(cur().cwd)
+	cur().cwd, cur().cwdShare, cur().cwdRel.n = ino, -1, 0
 	return 0
 }
 
 // setShareCwd makes directory rel of share i the working directory (p9OpChdir's end, or boot's
-// cwd=): cwd becomes the share's mount point, whose reference it holds.
-func setShareCwd(i int, rel *p9Path) {
+// cwd=): cur().cwd becomes the share's mount point, whose reference it holds.
+func setShareCwd(p *process, i int, rel *p9Path) {
 	vfs.Open(p9s[i].ino)
-	vfs.Close(cwd)
-	cwd, cwdShare, cwdRel = p9s[i].ino, i, *rel
-	if cwdRel.n == 0 {
-		cwdShare = -1 // the mount point itself: a directory of the tree
+	vfs.Close(p.cwd)
+	p.cwd, p.cwdShare, p.cwdRel = p9s[i].ino, i, *rel
+	if p.cwdRel.n == 0 {
+		p.cwdShare = -1 // the mount point itself: a directory of the tree
 	}
 }
 
@@ -837,7 +835,7 @@ func sysFchownat(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, uid, 
 		if f != nil {
 			return sysFchown(t, gp, cpu, dirfd, uid, gid)
 		}
-		vfs.Chown(cwd, uid, gid)
+		vfs.Chown(cur().cwd, uid, gid)
 		return 0
 	}
 	w, e := existing(0, dirfd, p, flags&atSymlinkNofollow == 0)
@@ -940,7 +938,7 @@ func sysUtimensat(t *Thread, gp sched.GID, cpu int, dirfd int32, p, times uintpt
 	if p == 0 {
 		f, _ = fdFile(dirfd)
 		if dirfd == atFDCWD {
-			ino = cwd
+			ino = cur().cwd
 		} else if f == nil {
 			return -EBADF
 		}

@@ -24,9 +24,9 @@ func sysRtSigaction(sig int32, act, oact, size uintptr) int64 {
 	if sig < 1 || sig > nSig || (act != 0 && (sig == sigKILL || sig == sigSTOP)) {
 		return -EINVAL
 	}
-	old := sigactions[sig]
+	old := cur().sigactions[sig]
 	if act != 0 {
-		sigactions[sig] = a
+		cur().sigactions[sig] = a
 		if ignoredAction(old.handler, int(sig)) && !ignoredAction(a.handler, int(sig)) {
 			timersUnignore(int(sig), currentCPU()) // parked timers send their signal (ptimer.go)
 		}

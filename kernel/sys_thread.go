@@ -11,14 +11,15 @@ import (
 )
 
 // Clone flags (include/uapi/linux/sched.h). The Go runtime always passes cloneThread|[cloneSettls]
-// (docs/runtime-contract.md §3.4); gmpos has one address space and one process, so only
-// thread-creating clones exist.
+// (docs/runtime-contract.md §3.4) for its threads; os/exec passes cloneVM|cloneVfork|SIGCHLD for
+// a child process (proc.go). A fork that copies the address space does not exist here.
 const (
 	cloneVM            = 0x100
 	cloneFS            = 0x200
 	cloneFiles         = 0x400
 	cloneSighand       = 0x800
 	cloneThread        = 0x10000
+	cloneVfork         = 0x4000
 	cloneSysvsem       = 0x40000
 	cloneSettls        = 0x80000
 	cloneParentSettid  = 0x100000
@@ -33,13 +34,19 @@ const (
 // instruction with result 0 on the given stack (docs/runtime-contract.md §3.4: the Go runtime
 // relies on every other register being inherited). The argument order is the architecture's
 // (abi_<arch>.go cloneArgs).
-func sysClone(t *Thread, cpu int, a [6]uint64) int64 {
+func sysClone(t *Thread, gp sched.GID, cpu int, a [6]uint64) int64 {
 	flags, stack, _, _, tls := cloneArgs(a)
 	if flags&cloneThread == 0 && (flags&cloneSighand == 0 || flags&cloneVM != 0) {
-		// A new process (fork, vfork, os/exec): gmpos runs one. ENOSYS, as for fork and
-		// vfork, says "not here" — EINVAL would blame the arguments — and os/exec reports it
-		// as "fork/exec PATH: function not implemented". (CLONE_SIGHAND without CLONE_VM is
-		// EINVAL first, as in Linux's copy_process.)
+		// A new process. CLONE_SIGHAND without CLONE_VM is EINVAL first, as in Linux's
+		// copy_process. vfork's flags (os/exec's) make a child (proc.go); a fork that copies
+		// the address space is ENOSYS, as for fork(2) — "not here", where EINVAL would blame
+		// the arguments.
+		if flags&cloneSighand != 0 && flags&cloneVM == 0 {
+			return -EINVAL
+		}
+		if flags&^(cloneVM|cloneVfork|0xff) == 0 && flags&(cloneVM|cloneVfork) == cloneVM|cloneVfork {
+			return sysVfork(t, gp, cpu, flags, stack)
+		}
 		return -ENOSYS
 	}
 	if flags&cloneRequired != cloneRequired || flags&^cloneAllowed != 0 {
@@ -63,6 +70,8 @@ func sysClone(t *Thread, cpu int, a [6]uint64) int64 {
 	}
 	copyWords(child.fpArea(), t.fpArea(), arch.FPStateSize)
 	child.sigmask = t.sigmask // signals stay blocked in the child until its minit unblocks them
+	child.proc = t.proc
+	procOf(t).threads++
 	startThread(cgp, cpu)
 	stats.threads++
 	return int64(child.tid)
@@ -71,20 +80,19 @@ func sysClone(t *Thread, cpu int, a [6]uint64) int64 {
 // userAddress reports whether va lies in the user half of the address space.
 func userAddress(va uintptr) bool { return va < mm.UserEnd }
 
-// threadExit ends the calling thread (exit(2)). Nothing of the user stack is touched: the runtime
-// may already be reusing it (docs/runtime-contract.md §0, fact 9). The last thread's exit ends
-// the process with status 0, as Linux's does.
+// threadExit ends the calling thread (exit(2)), or a thread of an exiting process (schedule).
+// Nothing of the user stack is touched: the runtime may already be reusing it
+// (docs/runtime-contract.md §0, fact 9). The last thread's exit ends the process (proc.go).
 func threadExit(t *Thread, gp sched.GID, cpu int) {
 	S.Exit(cpu)
 	signalsThreadExit(t, gp, cpu) // what it had pending for the process (sigsource.go)
+	k := int(t.proc)
 	*t = Thread{}
-	if S.Live() == 0 {
-		exitProcess(0)
-	}
+	procThreadGone(k, cpu)
 }
 
-// exitProcess ends the whole program: exit_group(2), or a fatal signal. It reports the status on
-// the control channel and stops the machine (docs/contract.md). Never returns.
+// exitProcess ends the program (process 0): exit_group(2), or a fatal signal. It reports the
+// status on the control channel and stops the machine (docs/contract.md). Never returns.
 func exitProcess(code int) {
 	var k kbuf
 	if cmd.klog {

@@ -272,13 +272,22 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 		r = sysKill(cpu, fd0, int32(a[1]))
 
 	// Threads, waiting, time (sys_thread.go, futex.go, sys_time.go).
+	case nrPidfdOpen:
+		// No pidfds: os.StartProcess falls back to wait4 on ENOSYS, quietly (proc.go).
+		r = -ENOSYS
+	case nrVfork:
+		r = sysVfork(t, gp, cpu, cloneVM|cloneVfork|sigCHLD, 0)
+	case nrExecve:
+		return sysExecve(t, gp, cpu, uintptr(a[0]), uintptr(a[1]), uintptr(a[2]))
 	case nrClone:
-		r = sysClone(t, cpu, a)
+		r = sysClone(t, gp, cpu, a)
 	case nrExit:
 		threadExit(t, gp, cpu)
 		return 0, true
 	case nrExitGroup:
-		exitProcess(int(a[0] & 0xff)) // never returns
+		// The program's never returns; a child's threads end in schedule (proc.go).
+		procExit(int(t.proc), waitStatusExit(int(a[0])), cpu)
+		return 0, true
 	case nrFutex:
 		r = sysFutex(t, gp, cpu, uintptr(a[0]), int32(a[1]), uint32(a[2]), uintptr(a[3]), uintptr(a[4]), uint32(a[5]))
 	case nrSchedYield:
@@ -317,15 +326,18 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 
 	// The process and the machine (sys_info.go, sys_gmpos.go).
 	case nrGetpid:
-		r = int64(processID)
+		r = int64(procOf(t).pid)
 	case nrWait4:
-		r = sysWait4(int32(a[0]), uint32(a[2]))
+		r = sysWait4(t, gp, cpu, int32(a[0]), uintptr(a[1]), uint32(a[2]), uintptr(a[3]))
 	case nrWaitid:
-		r = sysWaitid(uint32(a[0]), int32(a[1]), uintptr(a[2]), uint32(a[3]))
+		r = sysWaitid(t, gp, cpu, uint32(a[0]), int32(a[1]), uintptr(a[2]), uint32(a[3]))
 	case nrGettid:
 		r = int64(t.tid)
 	case nrGetppid:
 		r = 0
+		if p := procOf(t); p.parent >= 0 {
+			r = int64(procs[p.parent].pid)
+		}
 	case nrGetuid, nrGeteuid, nrGetgid, nrGetegid:
 		r = 0
 	case nrSchedGetaffinity:
@@ -432,6 +444,7 @@ var stats struct {
 	signals     uint64
 	preemptions uint64
 	threads     uint64
+	processes   uint64 // children started (vfork)
 	futexWaits  uint64
 	timerArms   uint64
 	shootdowns  uint64

@@ -20,9 +20,12 @@ type Thread struct {
 	frame arch.Frame                                 // user registers while the thread is not on a core
 	fp    [arch.FPStateSize + arch.FPStateAlign]byte // FP/SIMD state; fpArea() is the aligned start
 	tid   int32
-	tls   uintptr              // the thread's TLS register (x86: FS base, set by arch_prctl or clone)
-	name  [threadNameSize]byte // prctl(PR_SET_NAME), if named
-	named bool
+	proc  uint8 // its process (proc.go)
+	// killed: another thread of its process called execve; it ends at its next schedule.
+	killed bool
+	tls    uintptr              // the thread's TLS register (x86: FS base, set by arch_prctl or clone)
+	name   [threadNameSize]byte // prctl(PR_SET_NAME), if named
+	named  bool
 
 	// Waiting (wait.go): set by block, cleared by the waker.
 	wait     waitKind

@@ -67,6 +67,9 @@ func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int, entry int64) 
 	if gp != 0 && f.FromUser() {
 		t = &threads[gp]
 		t.frame = *f
+		setCurrent(int(t.proc))
+	} else {
+		setCurrent(0) // an interrupt of the idle loop: wakers choose their process (proc.go)
 	}
 
 	switch kind {
@@ -101,28 +104,42 @@ var unexpectedTrap bool // logged once; BKL
 // return to user mode. BKL held.
 func schedule(cpu int) *arch.Frame {
 	c := &cpus[cpu]
-	gp := c.cur
-	if gp == 0 || S.Status(gp) != sched.Grunning {
-		gp, _ = S.Schedule(cpu)
-		if gp == 0 { // Schedule has called ParkM: halt this core until an interrupt
-			if (netPoller{}).Waiters() {
-				netStats[netabi.NetIdleHalts]++
+	var t *Thread
+	for {
+		gp := c.cur
+		if gp == 0 || S.Status(gp) != sched.Grunning {
+			gp, _ = S.Schedule(cpu)
+			if gp == 0 { // Schedule has called ParkM: halt this core until an interrupt
+				if (netPoller{}).Waiters() {
+					netStats[netabi.NetIdleHalts]++
+				}
+				c.cur = 0
+				chargeSystem(cpu, 0)
+				armTimer(cpu, false)
+				return nil
 			}
-			c.cur = 0
-			chargeSystem(cpu, 0)
-			armTimer(cpu, false)
-			return nil
+			c.cur = gp
+			c.dispatches++
 		}
-		c.cur = gp
-		c.dispatches++
-	}
-	t := &threads[gp]
-	chargeSystem(cpu, gp)
-	// Deliver every deliverable signal, each handler's frame on top of the last, as Linux's
-	// exit-to-user loop does; a handler masks its own signal, so this ends. (A fatal default
-	// action never returns: it ends the process.)
-	for n := 0; t.sigpending&^t.sigmask != 0 && n < nSig; n++ {
-		deliverSignal(t, gp, cpu)
+		t = &threads[gp]
+		if procOf(t).state != procLive || t.killed {
+			// Its process is exiting (proc.go procExit): the thread ends instead of returning
+			// to user mode, as Linux's threads do in do_exit from their signal check.
+			threadExit(t, gp, cpu)
+			continue
+		}
+		chargeSystem(cpu, gp)
+		setCurrent(int(t.proc)) // signal frames go to this thread's memory (proc.go)
+		// Deliver every deliverable signal, each handler's frame on top of the last, as Linux's
+		// exit-to-user loop does; a handler masks its own signal, so this ends. (A fatal
+		// default action ends the process: the program's never returns, a child's makes the
+		// check above end this thread.)
+		for n := 0; t.sigpending&^t.sigmask != 0 && n < nSig && procOf(t).state == procLive; n++ {
+			deliverSignal(t, gp, cpu)
+		}
+		if procOf(t).state == procLive && !t.killed {
+			break
+		}
 	}
 	if t.restoreSigmask { // a temporary mask outlived its wait without a signal to take it
 		t.sigmask, t.restoreSigmask = t.savedSigmask, false
@@ -152,7 +169,7 @@ func userFault(t *Thread, gp sched.GID, cpu int) {
 	pc := t.frame.PC()
 	switch flt.Kind {
 	case arch.FaultPage:
-		ok, code := mm.Space.HandleFault(flt.Addr, flt.Write, flt.Exec, true)
+		ok, code := spaceOf(int(t.proc)).HandleFault(flt.Addr, flt.Write, flt.Exec, true)
 		if ok {
 			return
 		}
@@ -180,14 +197,15 @@ func userFault(t *Thread, gp sched.GID, cpu int) {
 }
 
 // outOfMemory handles a demand-paging fault that found no free frame. Linux would invoke the OOM
-// killer; gmpos has one process, so it ends it with the status the OOM killer's SIGKILL gives.
+// killer; gmpos ends the faulting process with the status the OOM killer's SIGKILL gives (the
+// program's end is the machine's: exit status 137).
 func outOfMemory(t *Thread, addr uintptr) {
 	var k kbuf
 	total, free := mm.FrameCounts()
 	k.s("gmpos: out of memory: thread ").d(int64(t.tid)).s(" faulted at ").x(uint64(addr)).
 		s(" with ").d(int64(free)).s(" of ").d(int64(total)).s(" frames free\n").to(consoleStderr)
 	k.s("log out of memory").record()
-	exitProcess(128 + sigKILL)
+	procExit(int(t.proc), waitStatusSignal(sigKILL), arch.Current().ID())
 }
 
 // kernelSyscall handles a system call made by kernel code. That only happens when the Go runtime's

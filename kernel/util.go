@@ -3,21 +3,18 @@
 
 package kernel
 
-import (
-	"unsafe"
-
-	"gmpos/kernel/mm"
-)
+import "unsafe"
 
 // The kernel and the program share one address space (kernel/mm/doc.go), so user memory is read
-// and written with plain loads and stores — after a check. userRange (through mm.Space.UserRange)
+// and written with plain loads and stores — after a check. userRange (through the process's
+// mm.AddressSpace.UserRange, proc.go)
 // makes sure every page of the range lies in a mapping that allows the access, and faults the
 // pages in, so that the copy that follows cannot fault in the kernel. The big kernel lock keeps
 // another thread from unmapping the range between the check and the copy. A bad pointer is
 // EFAULT, never a kernel fault.
 
 // userRange checks n bytes at p for reading, or for writing if write.
-func userRange(p, n uintptr, write bool) bool { return mm.Space.UserRange(p, n, write) }
+func userRange(p, n uintptr, write bool) bool { return userSpace().UserRange(p, n, write) }
 
 // userArray checks an array of n elements of size bytes at p. The byte count is computed without
 // overflow: a count whose n*size wraps (gmpos_info with n = 1<<61 once passed a 0-byte check and

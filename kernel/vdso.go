@@ -27,6 +27,7 @@ const (
 var vdsoState struct {
 	ehdr uintptr // AT_SYSINFO_EHDR: vdsoAddr, or 0 without a vDSO
 	vvar uintptr // the clock page's frame (physical address), or 0
+	text uintptr // the image's frame, for children's address spaces too (exec.go)
 }
 
 // vdsoInit copies the image into a frame, publishes the clock into another and maps both for
@@ -47,7 +48,7 @@ func vdsoInit() {
 		return
 	}
 	copy(mm.FrameBytes(text)[:], vdso.Image)
-	vdsoState.vvar = vvar
+	vdsoState.vvar, vdsoState.text = vvar, text
 	vdsoPublish()
 	if mm.Space.MapSpecial(vvarAddr, vvar, mm.PageSize, mm.PROT_READ) != mm.OK ||
 		mm.Space.MapSpecial(vdsoAddr, text, mm.PageSize, mm.PROT_READ|mm.PROT_EXEC) != mm.OK {

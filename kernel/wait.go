@@ -35,6 +35,8 @@ const (
 	waitNet             // a socket call's round trip to the network stack (net_svc.go)
 	waitP9              // a call on a share: its 9P round trips (fs9p.go); request waitObj
 	waitP9Slot          // a free request slot of a share (fs9p.go); restarts
+	waitChild           // wait4, waitid: a child's end (sys_wait.go); restarts
+	waitVfork           // vfork's parent: the child's execve or exit (proc.go)
 )
 
 // waiters lists every blocked thread. Protected by the BKL.
@@ -157,12 +159,13 @@ func nextDeadline() int64 {
 // request slot) is not interrupted: like Linux's short
 // uninterruptible sleeps, it ends soon (or at its deadline), and the signal is delivered on the
 // way back to user mode. Go does not retry socket, bind or listen after EINTR, and the
-// runtime's preemption signal (SIGURG) arrives often.
+// runtime's preemption signal (SIGURG) arrives often. vfork's parent sleeps until its child
+// execs or exits, whatever arrives (Linux: killable only).
 func interruptWait(gp sched.GID, sig int, cpu int) {
-	if w := threads[gp].wait; w == waitNet || w == waitP9 || w == waitP9Slot {
+	if w := threads[gp].wait; w == waitNet || w == waitP9 || w == waitP9Slot || w == waitVfork {
 		return
 	}
-	if threads[gp].wait == waitFile && sigactions[sig].flags&saRestart != 0 {
+	if threads[gp].wait == waitFile && procOf(&threads[gp]).sigactions[sig].flags&saRestart != 0 {
 		wakeToRestart(gp, cpu)
 		return
 	}

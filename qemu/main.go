@@ -302,7 +302,7 @@ func buildImage(pkg []string, out string, verbose bool) (string, error) {
 	if verbose && spec.Netstack {
 		fmt.Fprintln(os.Stderr, "gmpos: the program imports net: linking", runner.NetstackImport)
 	}
-	return out, runner.Build(t, spec, out)
+	return out, runner.Build(t, spec, out, "")
 }
 
 // writeTrace converts the guest's scheduler events into a timeline file.

@@ -28,6 +28,12 @@ const (
 	// OverlayFile is the name of the generated file that the overlay adds
 	// to the guest's package directory.
 	OverlayFile = "zz_gmpos_kernel_gen.go"
+	// ExecLinkFlags link the program a second time, without the kernel, into the exec region of
+	// the guest's address space (kernel/mm/doc.go, "Memory map"): the executable at /bin/NAME
+	// that execve loads as a child process. A Go program cannot be relocated (stock Go has no
+	// static position-independent executables), and the boot image already occupies its usual
+	// address, so the child is linked where a child's image belongs.
+	ExecLinkFlags = "-T 0x200000001000 -R 0x1000"
 )
 
 // BuildSpec says what to link.
@@ -97,6 +103,18 @@ func GoWork(goVersion string, modRoots ...string) string {
 	}
 	b.WriteString(")\n")
 	return b.String()
+}
+
+// ExecCommand prepares the second link of t: the plain program (no kernel, the Go runtime's own
+// entry point) in the exec region, which the kernel's execve loads (ExecLinkFlags).
+func ExecCommand(t *Target, spec BuildSpec, out string) (*exec.Cmd, error) {
+	verb := []string{"build"}
+	if t.Kind == KindTest {
+		verb = []string{"test", "-c"}
+	}
+	ldflags := strings.TrimSpace(ExecLinkFlags + " " + spec.ExtraLDFlags)
+	cmd, _, err := goCommand(t, spec, append(verb, "-o", out, "-ldflags="+ldflags))
+	return cmd, err
 }
 
 // BuildCommand prepares the go build invocation for t, writing the
@@ -174,17 +192,43 @@ func goCommand(t *Target, spec BuildSpec, args []string, plainExtra ...string) (
 }
 
 // Build compiles t with the kernel linked in and writes the bootable
-// image to img.
-func Build(t *Target, spec BuildSpec, img string) error {
+// image to img. With exe != "", it also links the program's executable for execve there
+// (ExecCommand), at the same time: the two links share every compiled package but the
+// program's own.
+func Build(t *Target, spec BuildSpec, img, exe string) error {
 	elfPath := filepath.Join(spec.WorkDir, t.Name+".elf")
 	cmd, err := BuildCommand(t, spec, elfPath)
 	if err != nil {
 		return err
 	}
+	var execDone chan error
+	if exe != "" {
+		ecmd, err := ExecCommand(t, spec, exe)
+		if err != nil {
+			return err
+		}
+		if spec.Verbose != nil {
+			spec.Verbose(fmt.Sprintf("build the executable (%s): cd %s && %s %s", t.Kind, ecmd.Dir, envPrefix(ecmd.Env), shellJoin(ecmd.Args)))
+		}
+		execDone = make(chan error, 1)
+		go func() {
+			if out, err := ecmd.CombinedOutput(); err != nil {
+				execDone <- fmt.Errorf("go build of the executable failed: %v\n%s", err, clip(string(out), 60, spec.Verbose != nil))
+				return
+			}
+			execDone <- nil
+		}()
+	}
 	if spec.Verbose != nil {
 		spec.Verbose(fmt.Sprintf("build (%s): cd %s && %s %s", t.Kind, cmd.Dir, envPrefix(cmd.Env), shellJoin(cmd.Args)))
 	}
-	if out, err := cmd.CombinedOutput(); err != nil {
+	out, err := cmd.CombinedOutput()
+	if execDone != nil {
+		if eerr := <-execDone; eerr != nil && err == nil {
+			return eerr
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("go build failed: %v\n%s", err, clip(string(out), 60, spec.Verbose != nil))
 	}
 	if err := boot.MakeFile(elfPath, img); err != nil {

@@ -45,7 +45,7 @@
 //   - Root file system (initramfs.go, fstree.go, cpio.go, zoneinfo.go,
 //     hostfs.go): every run hands the kernel a cpio archive as the second
 //     Multiboot module — /etc's account files, the time zones, the
-//     program's own image at /bin/NAME, and each -fs host directory —
+//     program's executable for children at /bin/NAME (ExecLinkFlags), and each -fs host directory —
 //     and the kernel option cwd= for the initial working directory
 //     (docs/contract.md, "Root file system module").
 //

@@ -52,7 +52,7 @@ var baseDirs = []struct {
 // rootFS is what goes into one run's archive.
 type rootFS struct {
 	Name     string    // the program's name: its image is /bin/NAME
-	Image    string    // the image's host path
+	Image    string    // the executable's host path (/bin/NAME)
 	Mounts   []FSMount // -fs, in order; a test's package directory first
 	Cwd      string    // the initial working directory, checked to be a directory of the archive
 	Limit    int64     // the archive's largest size (0: no limit)
@@ -114,8 +114,9 @@ func (r rootFS) build() (*fsTree, error) {
 			return nil, err
 		}
 	}
-	// The program's own image, so that os.Executable (which reads /proc/self/exe) names a file
-	// that exists: programs re-read themselves (debug/buildinfo, plugins of their own data).
+	// The program's executable (linked for the exec region: what execve loads for a child, as
+	// os/exec and tests start copies of themselves), so that os.Executable (which reads
+	// /proc/self/exe) names a file that exists and runs.
 	if r.Image != "" {
 		st, err := os.Stat(r.Image)
 		if err != nil {

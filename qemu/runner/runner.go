@@ -201,12 +201,13 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 		}
 		logf("network %s: %s%s", res.Net, why, stack)
 	}
-	if err := Build(t, spec, img); err != nil {
+	exe := filepath.Join(work, t.Name+".exe")
+	if err := Build(t, spec, img, exe); err != nil {
 		return nil, err
 	}
 	res.BuildTime = time.Since(t0)
 	rootPath := filepath.Join(work, "initramfs")
-	root.Name, root.Image, root.Warn = t.Name, img, spec.Warn
+	root.Name, root.Image, root.Warn = t.Name, exe, spec.Warn
 	t1 := time.Now()
 	entries, size, err := root.write(rootPath)
 	if err != nil {
