@@ -50,9 +50,10 @@ func TestGuestUserTrap(t *testing.T) {
 
 // TestGuestDevFiles opens the memory devices as programs do (/dev/null, /dev/zero, /dev/full,
 // /dev/urandom; every check as natively) and starts a command with os/exec, which opens
-// /dev/null first: it must get as far as starting the process, and say in Go's words that
-// gmpos cannot ("fork/exec PATH: function not implemented") — before /dev/null it said "open
-// /dev/null: no such file or directory".
+// /dev/null first: it must get as far as starting the process, and say in Go's words what Linux
+// says without the file ("fork/exec /bin/true: no such file or directory"; the guest's tree has
+// no /bin/true) — before /dev/null it said "open /dev/null: no such file or directory", and
+// before processes existed "function not implemented".
 func TestGuestDevFiles(t *testing.T) {
 	g := boot(t, pkg("devfiles"), opts{})
 	g.wantCode(t, 0)
@@ -65,7 +66,7 @@ func TestGuestDevFiles(t *testing.T) {
 			t.Errorf("failed: %s", l)
 		}
 	}
-	want := "exec: fork/exec /bin/true: function not implemented"
+	want := "exec: fork/exec /bin/true: no such file or directory"
 	if native() {
 		want = "exec: <nil>"
 	}

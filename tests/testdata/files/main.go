@@ -122,8 +122,8 @@ func main() {
 	}
 	report("RemoveAll of the work directory", removeWork())
 
-	// os/exec opens /dev/null and searches nothing (the path is absolute); the guest's answer
-	// is ENOSYS from clone, natively the command runs.
+	// os/exec opens /dev/null and searches nothing (the path is absolute); the guest's tree has
+	// no /bin/true (ENOENT from execve), natively the command runs.
 	fmt.Println("exec:", exec.Command("/bin/true").Run())
 
 	// Last, so that every file above had its chance to leak.
