@@ -25,7 +25,8 @@ import (
 //     as Linux's does after flush_old_exec.
 //
 // The executable must be a file of the tree (a share's is ENOEXEC) linked at the exec region
-// (the runner's /bin/NAME is; kernel/elf says why anything else is refused).
+// (the runner's /bin/NAME is; kernel/elf says why anything else is refused). The new address
+// space is the process slot's page table (proc.go), built on the first execve in that slot.
 
 // Where a child's stack and vDSO go: the top of the exec region, as the program's are at the
 // top of the user half (kernel/mm/doc.go, "Memory map").
@@ -72,8 +73,14 @@ func sysExecve(t *Thread, gp sched.GID, cpu int, path, argv, envp uintptr) (int6
 		k.s("log execve: ").bytes(pathBuf[0][:max(pathLen[0], 0)]).s(": ").s(why).record()
 		return -ENOEXEC, false
 	}
-	if execOwner >= 0 && execOwner != curProc {
-		return -EAGAIN, false // one exec region, held by another child (proc.go)
+	p := cur()
+	k := curProc
+	if roots[k].Root == 0 { // the slot's first process with a space of its own
+		pt, e := mm.NewProcessTable(mm.ExecBase, mm.ExecEnd)
+		if e != mm.OK {
+			return -ENOMEM, false
+		}
+		roots[k] = pt
 	}
 	execArgs.n, execArgs.argc, execArgs.nenv = 0, 0, 0
 	if e := copyStrings(argv, &execArgs.argc); e != 0 {
@@ -84,16 +91,14 @@ func sysExecve(t *Thread, gp sched.GID, cpu int, path, argv, envp uintptr) (int6
 	}
 
 	// The point of no return.
-	p := cur()
-	k := curProc
-	if execOwner == k {
-		execSpace.Teardown()
+	if int(p.space) == k {
+		spaces[k].Teardown()
 	}
-	execSpace.Reset(mm.Kernel)
-	execSpace.SetBounds(mm.ExecBase, mm.ExecEnd, execMmapTop)
-	execOwner = k
-	p.space = spaceExec
-	setCurrent(k)
+	spaceGen[k]++
+	spaces[k].Reset(roots[k])
+	spaces[k].SetBounds(mm.ExecBase, mm.ExecEnd, execMmapTop)
+	p.space = uint8(k)
+	setCurrent(k) // the new, empty page table: the loads below fill it
 	sp, ok := execLoad(w.Ino, &img)
 	if !ok {
 		klog("execve: out of memory loading the executable: the process is killed")
@@ -179,18 +184,19 @@ func copyStrings(v uintptr, count *int) int64 {
 // execString is argv/envp string i (without its NUL).
 func execString(i int) []byte { return execArgs.buf[execArgs.off[i] : execArgs.off[i+1]-1] }
 
-// execLoad maps img's segments in execSpace (the current space) from file ino, then the stack
+// execLoad maps img's segments in the current process's new space from file ino, then the stack
 // and the vDSO, and returns the initial stack pointer.
 func execLoad(ino vfs.Ino, img *elf.Image) (uintptr, bool) {
+	as := userSpace()
 	for i := 0; i < img.N; i++ {
 		s := &img.Seg[i]
 		start := uintptr(s.Vaddr) &^ (mm.PageSize - 1)
 		end := (uintptr(s.Vaddr+s.Memsz) + mm.PageSize - 1) &^ (mm.PageSize - 1)
-		if _, e := execSpace.Mmap(start, end-start, mm.PROT_READ|mm.PROT_WRITE,
+		if _, e := as.Mmap(start, end-start, mm.PROT_READ|mm.PROT_WRITE,
 			mm.MAP_PRIVATE|mm.MAP_ANONYMOUS|mm.MAP_FIXED, mm.NoFile, 0); e != mm.OK {
 			return 0, false
 		}
-		if !execSpace.UserRange(start, end-start, true) {
+		if !as.UserRange(start, end-start, true) {
 			return 0, false
 		}
 		if s.Filesz > 0 {
@@ -206,22 +212,22 @@ func execLoad(ino vfs.Ino, img *elf.Image) (uintptr, bool) {
 		if s.Flags&elf.PF_X != 0 {
 			prot |= mm.PROT_EXEC
 		}
-		if execSpace.Mprotect(start, end-start, uint64(prot)) != mm.OK {
+		if as.Mprotect(start, end-start, uint64(prot)) != mm.OK {
 			return 0, false
 		}
 	}
 	base := uintptr(execStackTop - userStackSize)
-	if execSpace.RegisterFixed(base, userStackSize, mm.PROT_READ|mm.PROT_WRITE) != mm.OK {
+	if as.RegisterFixed(base, userStackSize, mm.PROT_READ|mm.PROT_WRITE) != mm.OK {
 		return 0, false
 	}
 	need := (uintptr(execArgs.n) + 8*uintptr(execArgs.argc+execArgs.nenv) + 64<<10 + mm.PageSize - 1) &^ (mm.PageSize - 1)
-	if !execSpace.UserRange(execStackTop-need, need, true) {
+	if !as.UserRange(execStackTop-need, need, true) {
 		return 0, false
 	}
 	ehdr := uintptr(0)
 	if vdsoState.ehdr != 0 &&
-		execSpace.MapSpecial(execVvar, vdsoState.vvar, mm.PageSize, mm.PROT_READ) == mm.OK &&
-		execSpace.MapSpecial(execVdso, vdsoState.text, mm.PageSize, mm.PROT_READ|mm.PROT_EXEC) == mm.OK {
+		as.MapSpecial(execVvar, vdsoState.vvar, mm.PageSize, mm.PROT_READ) == mm.OK &&
+		as.MapSpecial(execVdso, vdsoState.text, mm.PageSize, mm.PROT_READ|mm.PROT_EXEC) == mm.OK {
 		ehdr = execVdso
 	}
 	var random [16]byte

@@ -120,7 +120,7 @@ func sysFutex(t *Thread, gp sched.GID, cpu int, addr uintptr, op int32, val uint
 		moved := int32(0)
 		for i := 0; i < waiters.n && moved < nrequeue; i++ {
 			w := &threads[waiters.g[i]]
-			if w.wait == waitFutex && w.waitObj == addr {
+			if w.wait == waitFutex && w.waitObj == addr && sameSpace(w) {
 				w.waitObj = addr2
 				moved++
 			}
@@ -131,6 +131,11 @@ func sysFutex(t *Thread, gp sched.GID, cpu int, addr uintptr, op int32, val uint
 	}
 	return -ENOSYS
 }
+
+// sameSpace reports whether waiter t is in the caller's address space: a futex is an address in
+// one (Linux's private key: mm and address, get_futex_key). Two children have their images at the
+// same addresses (proc.go); a vfork child shares its parent's.
+func sameSpace(t *Thread) bool { return procs[t.proc].space == uspace }
 
 // futexKey checks a futex address as Linux's get_futex_key does before it touches the word:
 // EINVAL if misaligned, EFAULT if it is not a user address at all (access_ok). An unmapped user
@@ -152,7 +157,7 @@ func futexWakeN(addr uintptr, n int32, bitset uint32, cpu int) int {
 	for i := 0; i < waiters.n; {
 		gp := waiters.g[i]
 		t := &threads[gp]
-		if t.wait == waitFutex && t.waitObj == addr && uint32(t.waitArg)&bitset != 0 {
+		if t.wait == waitFutex && t.waitObj == addr && sameSpace(t) && uint32(t.waitArg)&bitset != 0 {
 			wakeThread(gp, 0, cpu) // swaps the last waiter into slot i
 			woken++
 			if int32(woken) >= n {

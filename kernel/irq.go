@@ -126,8 +126,8 @@ func irqTestStart(t *Thread, gp sched.GID, cpu int, n, hz int, timeoutNS int64) 
 	irqTest.waiter, irqTest.want, irqTest.seen = gp, n, 0
 	irqTest.started = nanotime()
 	t.waitObj = uintptr(irqTest.line)
+	irqTest.rate = board.StartTestIRQ(hz) // interrupts are off: none arrives before the wait begins
 	block(t, gp, cpu, waitIRQ, irqTest.started+timeoutNS)
-	irqTest.rate = board.StartTestIRQ(hz)
 	return 0
 }
 

@@ -20,6 +20,10 @@ type cpuState struct {
 	retryAt    int64     // pending sched WakeMAt time of this core's P (0: none; platform.go)
 	dispatches uint64    // threads the scheduler started on this core (gmpos_info)
 	irqs       uint64    // device interrupts handled on this core
+	// The page table loaded (CR3 on x86) and its address space's generation (proc.go loadRoot);
+	// 0: not yet chosen (the boot table).
+	root    uintptr
+	rootGen uint32
 
 	// Where the core's time goes (gmpos_info infoCPUTime, klog's exit report), in cycles:
 	// kernel from trap entry to the way out (waiting for the BKL included), idle while halted;

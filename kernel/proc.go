@@ -23,16 +23,15 @@ import (
 //	exit_group, wait4/waitid             the child becomes a zombie; SIGCHLD goes to the parent,
 //	                                     whose wait reaps it
 //
-// Address spaces. The kernel and the program share one page table (kernel/mm/doc.go); a child's
-// memory is a second mm.AddressSpace in the same table, bounded to the exec region
-// [mm.ExecBase, mm.ExecEnd), which the program's space reserves. Every user address is therefore
-// unique machine-wide, and the kernel reads a child's buffers with the same loads as the
-// program's — but each process's VMAs are its own: a child faulting on the program's memory gets
-// SIGSEGV, and its munmap cannot drop the program's pages. Stock Go cannot build a relocatable
-// static executable, so the runner links the program a second time at the exec region
-// (qemu/runner ExecLinkFlags) as /bin/NAME; only executables linked there can run, and one at a
-// time (a second execve while a child holds the region is EAGAIN). Per-process page tables
-// would lift both limits: see docs/processes.md.
+// Address spaces. The kernel and the program share one page table, mm.Kernel (kernel/mm/doc.go).
+// A child that called execve has a page table of its own (mm.NewProcessTable): its memory is the
+// exec region [mm.ExecBase, mm.ExecEnd) of that table, an mm.AddressSpace bounded to it, which
+// the program's space reserves; everything else is the program's and the kernel's, reachable
+// from the child's traps but not from its user code. Every child sees its own image at the same
+// addresses: stock Go cannot build a relocatable static executable, so the runner links the
+// program a second time at the exec region (qemu/runner ExecLinkFlags) as /bin/NAME, and only
+// executables linked there run. The kernel runs on the page table of the thread it serves
+// (setCurrent loads it), so user pointers are used as they are, as in Linux.
 //
 // Not supported: fork without CLONE_VM (a copy of the address space), process groups and
 // sessions beyond the one group all processes share, stopped children (WSTOPPED), ptrace.
@@ -51,16 +50,12 @@ const (
 	procZombie            // every thread gone; waiting for the parent's wait
 )
 
-// Address spaces a process can have.
-const (
-	spaceProgram = 0 // mm.Space, the program's
-	spaceExec    = 1 // execSpace, the exec region's
-)
-
 // process is one process.
 type process struct {
-	state      procState
-	space      uint8 // spaceProgram or spaceExec; a vfork child shares its parent's until execve
+	state procState
+	// space is the process whose address space it uses: 0 the program's (mm.Space), k its own
+	// (spaces[k]); a vfork child shares its parent's until execve.
+	space      uint8
 	parent     int8  // the parent's index; -1 for the program, or a child whose parent died
 	exitSignal uint8 // the signal the parent gets at the child's death (clone's low byte)
 	pid        int32 // the first thread's tid
@@ -87,11 +82,13 @@ var procs = [maxProcs]process{
 		fds: [maxFDs]fdSlot{0: {file: 1}, 1: {file: 2}, 2: {file: 3}}},
 }
 
-// execSpace is the address space of the process that holds the exec region, execOwner (-1:
-// none).
+// Children's address spaces, by process slot: the VMAs, the page table (kept for the slot's
+// next process: mm never frees tables) and a generation that changes whenever the space is
+// rebuilt or torn down, so that a core that still has the table loaded reloads it (loadRoot).
 var (
-	execSpace mm.AddressSpace
-	execOwner = -1
+	spaces   [maxProcs]mm.AddressSpace
+	roots    [maxProcs]mm.PageTable
+	spaceGen [maxProcs]uint32
 )
 
 // curProc is the process of the thread the current trap serves (trapLocked sets it; interrupts
@@ -108,31 +105,44 @@ func fds() *[maxFDs]fdSlot { return &procs[curProc].fds }
 // procOf is thread t's process.
 func procOf(t *Thread) *process { return &procs[t.proc] }
 
-// spaceOf is the address space of process k.
-func spaceOf(k int) *mm.AddressSpace {
-	if procs[k].space == spaceExec {
-		return &execSpace
+// space is address space s (a process index: 0 the program's).
+func space(s uint8) *mm.AddressSpace {
+	if s == 0 {
+		return &mm.Space
 	}
-	return &mm.Space
+	return &spaces[s]
 }
 
-// uspace is the address space whose VMAs userRange checks (spaceProgram or spaceExec): the
+// spaceOf is the address space of process k.
+func spaceOf(k int) *mm.AddressSpace { return space(procs[k].space) }
+
+// uspace is the address space whose VMAs userRange checks, and whose page table is loaded: the
 // current process's, or, while a waker completes a sleeping thread's call, the sleeper's
 // (enterProc). An index, not a pointer: no write barrier in trap context.
 var uspace uint8
 
 // userSpace is the address space userRange checks.
-func userSpace() *mm.AddressSpace {
-	if uspace == spaceExec {
-		return &execSpace
-	}
-	return &mm.Space
-}
+func userSpace() *mm.AddressSpace { return space(uspace) }
 
-// setCurrent makes process k current (trapLocked).
+// setCurrent makes process k current (trapLocked, schedule, enterProc) and loads its page table.
 func setCurrent(k int) {
 	curProc = k
 	uspace = procs[k].space
+	loadRoot(uspace)
+}
+
+// loadRoot makes address space s's page table this core's, unless it is already loaded and
+// has not been rebuilt since (a reload flushes the TLB's user entries: SDM Vol. 3A §4.10.4.1).
+func loadRoot(s uint8) {
+	root, gen := mm.Kernel.Root, uint32(0)
+	if s != 0 {
+		root, gen = roots[s].Root, spaceGen[s]
+	}
+	c := &cpus[arch.Current().ID()]
+	if c.root != root || c.rootGen != gen {
+		arch.SetPageTable(root)
+		c.root, c.rootGen = root, gen
+	}
 }
 
 // enterProc makes gp's process current, for a waker that completes gp's call in another
@@ -282,9 +292,9 @@ func procDied(k int, cpu int) {
 		}
 	}
 	vfs.Close(p.cwd)
-	if p.space == spaceExec && execOwner == k {
-		execSpace.Teardown()
-		execOwner = -1
+	if int(p.space) == k { // its own (after execve); a vfork child's is its parent's
+		spaces[k].Teardown()
+		spaceGen[k]++
 	}
 	vforkDone(p, cpu)
 	// Orphans: children of k have no one to wait for them; zombies go now, the living when

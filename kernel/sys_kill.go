@@ -40,7 +40,8 @@ func tkill(cpu int, tgid, tid int32, sig int32) int64 {
 // the process with that ID, or the process of the thread with that ID (Linux finds a process by
 // any of its task IDs). All processes share one process group, so 0 and -pgid name every
 // process, and -1 every process but the caller (ESRCH if there is none). Another pid does not
-// exist (ESRCH, looked up before the signal number is checked). The thread that takes it is
+// exist (ESRCH, looked up before the signal number is checked); -1 skips pid 1 as well, and is
+// ESRCH when that leaves no process (kill_something_info). The thread that takes it is
 // one that does not block it (complete_signal, procTarget); if every thread blocks it, it stays
 // pending at the first, as Linux leaves it pending on the process until a thread unblocks it.
 func sysKill(cpu int, pid int32, sig int32) int64 {
@@ -61,7 +62,7 @@ func sysKill(cpu int, pid int32, sig int32) int64 {
 		target = -3
 		n := 0
 		for k := 0; k < maxProcs; k++ {
-			if k != caller && procs[k].state == procLive {
+			if k != caller && procs[k].state == procLive && procs[k].pid != 1 {
 				n++
 			}
 		}
@@ -80,7 +81,7 @@ func sysKill(cpu int, pid int32, sig int32) int64 {
 		return 0
 	}
 	for k := 0; k < maxProcs; k++ {
-		if procs[k].state != procLive || (target >= 0 && k != target) || (target == -3 && k == caller) {
+		if procs[k].state != procLive || (target >= 0 && k != target) || (target == -3 && (k == caller || procs[k].pid == 1)) {
 			continue
 		}
 		if gp := procTarget(k, int(sig)); gp != 0 {

@@ -340,6 +340,13 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 		}
 	case nrGetuid, nrGeteuid, nrGetgid, nrGetegid:
 		r = 0
+	case nrGetgroups:
+		// No supplementary groups: the program is started as Linux starts init (init_groups is
+		// empty). A negative size is EINVAL (sys_getgroups).
+		r = 0
+		if int32(a[0]) < 0 {
+			r = -EINVAL
+		}
 	case nrSchedGetaffinity:
 		r = sysSchedGetaffinity(fd0, uintptr(a[1]), uintptr(a[2]))
 	case nrPrctl:

@@ -72,6 +72,13 @@ func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int, entry int64) 
 		setCurrent(0) // an interrupt of the idle loop: wakers choose their process (proc.go)
 	}
 
+	switch {
+	case t != nil && (procOf(t).state != procLive || t.killed) && (kind == arch.TrapSyscall || kind == arch.TrapFault):
+		// Its process is exiting (or execve ended it): a system call that got here before the
+		// news must not run — it could sleep where no one wakes it — and schedule ends the
+		// thread (proc.go procExit).
+		return schedule(cpu)
+	}
 	switch kind {
 	case arch.TrapSyscall:
 		syscall(t, gp, cpu)

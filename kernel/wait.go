@@ -54,6 +54,18 @@ func block(t *Thread, gp sched.GID, cpu int, kind waitKind, deadline int64) {
 	S.Park(cpu)
 	waiters.g[waiters.n] = gp
 	waiters.n++
+	// A signal that arrived while the thread ran (another core posted it: postSignal could not
+	// interrupt a wait that had not begun) ends the wait at once, as Linux's interruptible
+	// sleeps check signal_pending before they sleep; otherwise it would wait, undelivered, for
+	// whatever ends the sleep.
+	if ready := t.sigpending &^ t.sigmask; ready != 0 {
+		sig := 1
+		for ready&1 == 0 {
+			ready >>= 1
+			sig++
+		}
+		interruptWait(gp, sig, cpu)
+	}
 }
 
 // blocked reports whether gp is parked in a system call.

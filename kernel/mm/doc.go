@@ -7,9 +7,9 @@
 // # Memory map
 //
 // One address space is shared by the kernel (CPL0) and the Go program
-// (CPL3); there is a single PML4 (Kernel == Space.PT). A child process's
-// AddressSpace uses the same PML4, bounded to the exec region (SetBounds):
-// its own VMAs, the program's pages out of its reach through them.
+// (CPL3) in one PML4 (Kernel == Space.PT). A child process has a PML4 of
+// its own (process.go): its AddressSpace, bounded to the exec region
+// (SetBounds), in slots only it has; the rest Kernel's, supervisor-only.
 //
 //	0xffff_ffff_ffff_ffff ┌──────────────────────────────────────────┐
 //	                      │ (unused)                                 │
@@ -30,9 +30,9 @@
 //	                      │ Go heap arenas (random 64 MiB hints)     │
 //	                      │ ...                                      │
 //	0x0000_3000_0000_0000 ├──────────────────────────────────────────┤ ExecEnd
-//	                      │ exec region: a child process's image,    │ the program's space
-//	                      │ mmap area, stack and vDSO (its own       │ reserves it (pinned
-//	                      │ AddressSpace, SetBounds; kernel/proc.go) │ PROT_NONE VMA)
+//	                      │ exec region: each child process's image, │ in the child's own
+//	                      │ mmap area, stack and vDSO (its own PML4  │ PML4; the program's
+//	                      │ and AddressSpace; process.go)            │ reserves it (PROT_NONE)
 //	0x0000_2000_0000_0000 ├──────────────────────────────────────────┤ ExecBase
 //	                      │ ...                                      │
 //	0x0000_0000_fee0_0000 │ device registers (MapDevice): identity   │ supervisor RW NX UC,
@@ -241,6 +241,7 @@
 //   - PTE.Addr: the table or 4 KiB frame address (x86 bits 51:12; arm64 47:12).
 //   - PTE.attr: decode a leaf into Attr.
 //   - pteTable(pa): a valid, fully permissive table entry (rights are decided by the leaf).
+//   - pteTableKernel(pa): a valid table entry that denies user access below it (process.go).
 //   - pteLeaf(pa, Attr): a valid last-level entry (arm64: page descriptor, AF=1, AttrIndx for normal or device memory).
 //   - pteBlock(pa, Attr): a valid 2 MiB leaf (arm64: level 2 block descriptor).
 //   - physLimit: one past the highest physical address an entry can hold.

@@ -21,9 +21,10 @@ const (
 	// MmapBase is where the top-down search for free ranges starts: 1 TiB
 	// below UserEnd, leaving the top for the initial stack.
 	MmapBase uintptr = 0x7f00_0000_0000
-	// ExecBase and ExecEnd bound the exec region: the address space of the child process that
-	// execve loaded (kernel/proc.go). The program's space reserves it; the runner links the
-	// program's executable for children (/bin/NAME) at ExecBase+4 KiB.
+	// ExecBase and ExecEnd bound the exec region: the memory of each child process execve
+	// loaded, in the child's own page table (process.go, kernel/proc.go). The program's space
+	// reserves it; the runner links the program's executable for children (/bin/NAME) at
+	// ExecBase+4 KiB. Whole top-level slots (512 GiB each).
 	ExecBase uintptr = 0x2000_0000_0000
 	ExecEnd  uintptr = 0x3000_0000_0000
 )

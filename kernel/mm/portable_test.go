@@ -18,7 +18,7 @@ import (
 // that portable files may name.
 var portingContract = []string{
 	// pte_GOARCH.go: the entry format.
-	"Present", "Huge", "Addr", "attr", "pteTable", "pteLeaf", "pteBlock", "physLimit",
+	"Present", "Huge", "Addr", "attr", "pteTable", "pteTableKernel", "pteLeaf", "pteBlock", "physLimit",
 	// layout_GOARCH.go: the address-space layout.
 	"canonical", "UserEnd", "MmapBase", "DirectMapBase", "KernelStackBase", "lowDirectMap",
 	// mman_GOARCH.go: the architecture's additions to the mmap ABI.
@@ -36,6 +36,7 @@ func (e PTE) Huge() bool              { return e&3 == 1 }
 func (e PTE) Addr() uintptr           { return uintptr(e) & 0x0000_ffff_ffff_f000 }
 func (e PTE) attr() Attr              { return Attr(e >> 52) }
 func pteTable(pa uintptr) PTE         { return PTE(pa) | 3 }
+func pteTableKernel(pa uintptr) PTE   { return PTE(pa) | 1 }
 func pteLeaf(pa uintptr, a Attr) PTE  { return PTE(pa) | PTE(a)<<52 | 3 }
 func pteBlock(pa uintptr, a Attr) PTE { return PTE(pa) | PTE(a)<<52 | 1 }
 

@@ -44,6 +44,11 @@ const physLimit uintptr = 1 << 52
 // pteTable returns a present non-leaf entry pointing at the table in frame pa.
 func pteTable(pa uintptr) PTE { return PTE(pa) | pteTableFlags }
 
+// pteTableKernel is pteTable without user access: everything below it is the kernel's only
+// (U/S clear at one level denies CPL3, SDM §4.6.1). A child process's table reaches the
+// program's memory through such entries (process.go).
+func pteTableKernel(pa uintptr) PTE { return PTE(pa) | PTEPresent | PTEWrite }
+
 // pteLeaf returns a present last-level (4 KiB) entry mapping frame pa.
 func pteLeaf(pa uintptr, a Attr) PTE { return PTE(pa) | PTEPresent | attrBits(a) }
 

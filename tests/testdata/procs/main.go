@@ -2,8 +2,7 @@
 // tests do (exec.Command(os.Args[0], ...)), and checks what a parent sees: exit codes, output
 // through pipes, stdin, the environment, the working directory, signals, errors for files that
 // cannot run, and wait's bookkeeping. Each check prints "check NAME: true" when it holds; the
-// same lines come out natively (GMPOS_GUEST=native), except "concurrent", which says what the
-// guest's one exec region gives (kernel/proc.go).
+// same lines come out natively (GMPOS_GUEST=native).
 package main
 
 import (
@@ -132,16 +131,37 @@ func main() {
 	_, err = syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
 	report("no children left", err == syscall.ECHILD, err)
 
-	// Two at once: natively both run; gmpos has one exec region (kernel/proc.go).
-	a := run("sleep")
-	pa, _ := a.StdoutPipe()
-	a.Start()
-	bufio.NewReader(pa).ReadString('\n')
-	berr := run("exit", "0").Run()
-	a.Process.Kill()
-	a.Wait()
-	fmt.Println("concurrent:", berr)
+	// Three at once, each in an address space of its own: the same variable at the same address
+	// holds each child's own value (kernel/proc.go: a page table per child).
+	var cmds [3]*exec.Cmd
+	var outs [3]strings.Builder
+	startErr := error(nil)
+	for i := range cmds {
+		cmds[i] = run("global", fmt.Sprint(100+i))
+		cmds[i].Stdout = &outs[i]
+		if err := cmds[i].Start(); err != nil {
+			startErr = err
+		}
+	}
+	addrs := map[string]bool{}
+	own := 0
+	for i, c := range cmds {
+		if c.Process != nil {
+			c.Wait()
+		}
+		var v int
+		var at string
+		fmt.Sscan(outs[i].String(), &v, &at)
+		if v == 100+i {
+			own++
+		}
+		addrs[at] = true
+	}
+	report("three children at once", startErr == nil && own == 3 && len(addrs) == 1, startErr, own, addrs)
 }
+
+// global is set by each "global" child to its own value.
+var global int
 
 // child runs one role in a copy of the program.
 func child(role string, args []string) {
@@ -168,6 +188,10 @@ func child(role string, args []string) {
 		fmt.Println(d)
 	case "panic":
 		panic("from the child")
+	case "global":
+		fmt.Sscan(args[0], &global)
+		time.Sleep(300 * time.Millisecond) // the others run meanwhile
+		fmt.Println(global, fmt.Sprintf("%p", &global))
 	case "sleep":
 		fmt.Println("running")
 		time.Sleep(time.Minute)
