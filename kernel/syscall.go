@@ -35,6 +35,8 @@ func syscall(t *Thread, gp sched.GID, cpu int) {
 		switch S.Status(gp) {
 		case sched.Grunning, sched.Grunnable: // not blocked (the waker sets the result), not gone
 			t.frame.SetSyscallResult(uint64(r))
+		case sched.Gwaiting:
+			pendingInterrupts(t, gp, cpu) // a signal that came before the wait began (wait.go)
 		}
 	}
 	if cmd.strace && nr != nrExit && nr != nrExitGroup {

@@ -54,18 +54,24 @@ func block(t *Thread, gp sched.GID, cpu int, kind waitKind, deadline int64) {
 	S.Park(cpu)
 	waiters.g[waiters.n] = gp
 	waiters.n++
-	// A signal that arrived while the thread ran (another core posted it: postSignal could not
-	// interrupt a wait that had not begun) ends the wait at once, as Linux's interruptible
-	// sleeps check signal_pending before they sleep; otherwise it would wait, undelivered, for
-	// whatever ends the sleep.
-	if ready := t.sigpending &^ t.sigmask; ready != 0 {
-		sig := 1
-		for ready&1 == 0 {
-			ready >>= 1
-			sig++
-		}
-		interruptWait(gp, sig, cpu)
+}
+
+// pendingInterrupts ends the wait a system call just began if a deliverable signal is already
+// pending — one another core posted while the thread ran, when postSignal had no wait to
+// interrupt — as Linux's interruptible sleeps check signal_pending before they sleep; otherwise
+// it would wait, undelivered, for whatever ends the sleep. syscall calls it after the result
+// handling, so that a restart (SA_RESTART) keeps the call's number.
+func pendingInterrupts(t *Thread, gp sched.GID, cpu int) {
+	ready := t.sigpending &^ t.sigmask
+	if ready == 0 || !blocked(gp) {
+		return
 	}
+	sig := 1
+	for ready&1 == 0 {
+		ready >>= 1
+		sig++
+	}
+	interruptWait(gp, sig, cpu)
 }
 
 // blocked reports whether gp is parked in a system call.
