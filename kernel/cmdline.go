@@ -178,6 +178,8 @@ func parseCmdline(line []byte) {
 			cmd.sched = strRef{r.off + 6, r.n - 6}
 		case hasPrefix(b, "klog="):
 			cmd.klog = r.n > 5 && b[5] == '1'
+		case hasPrefix(b, "profile="):
+			profParse(b[8:]) // profile=HZ: the sampling profiler (profile.go)
 		case hasPrefix(b, "trace="):
 			cmd.trace = r.n > 6 && b[6] == '1'
 		case hasPrefix(b, "strace="):

@@ -128,7 +128,8 @@
 // interfaces); ipconfig.go the addresses (ip=); stack.go the initial process image
 // (args_module.go: argv and envp from the runner); vdso.go the
 // vDSO's pages (kernel/vdso); fault.go the fault report; cmdline.go,
-// klog.go, trace.go, ktime.go (where the kernel's time goes), util.go (user memory), uio.go
+// klog.go, trace.go, ktime.go (where the kernel's time goes), profile.go (the whole-machine
+// sampling profiler: profile=HZ), util.go (user memory), uio.go
 // (buffers and iovec arrays of one transfer), errno.go; board.go the Board contract; abi_amd64.go,
 // board_pc.go, zsysnum_amd64.go (mksysnum.go) for x86-64 and the PC.
 //

@@ -46,6 +46,7 @@ func kernelMain() {
 	calibrateClock()    // cycle counter and wall clock against the board's clocks
 	vdsoInit()          // the vDSO and its clock page, mapped for the program (vdso.go)
 	reserveExecRegion() // children's memory, out of the program's mmap space (proc.go)
+	profInit()          // profile=HZ: the sample store (profile.go)
 	bootTimes.kernelEntry = -cyclesToNS(clock.cycles0 - bootTimes.entryCycles)
 	if !arch.InitInterrupts(mapDevice) { // this core's interrupt controller
 		bootPanic("cannot map the local interrupt controller")

@@ -119,6 +119,7 @@ func exitProcess(code int) {
 	if cmd.trace {
 		dumpTrace()
 	}
+	dumpProfile()
 	k.s("exit ").d(int64(code)).record()
 	board.Exit(uint8(code & 0x7f))
 }

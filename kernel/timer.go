@@ -41,6 +41,9 @@ func armTimer(cpu int, running bool) {
 		}
 	}
 	if running {
+		if p := profTimerNext(cpu, now); p != 0 && (next == 0 || p < next) {
+			next = p // the profiler's next sample of the running thread (profile.go)
+		}
 		if tick := now + tickNS; next == 0 || tick < next {
 			// Keep an already armed, earlier-or-equal tick instead of pushing it back on every
 			// system call: the running thread must still be looked at once per tick.

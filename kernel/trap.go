@@ -40,17 +40,29 @@ func trap(f *arch.Frame) *arch.Frame {
 	}
 	b := ktimeBucket(f, kind)
 	entry := nanotime() // waiting for the BKL is the thread's time too (cputime.go)
+	var pc, fp uintptr  // where the interrupted thread was, for the profiler (profile.go)
+	if f.FromUser() {
+		pc, fp = f.PC(), f.FramePointer()
+	}
 	bklLock(cpu)
+	tl := arch.Cycles() // the BKL is ours: the wait before it is the profiler's "bkl-wait"
 	c := &cpus[cpu]
+	idle := uint64(0)
 	if c.idleSince != 0 { // the halt this trap ended
-		c.idleCycles += t0 - c.idleSince
+		idle = t0 - c.idleSince
+		c.idleCycles += idle
 		c.idleSince = 0
+	}
+	gp := c.cur
+	if pc == 0 {
+		gp = 0
 	}
 	r := trapLocked(f, kind, n, cpu, entry)
 	flushPending()
 	t1 := arch.Cycles()
 	c.kernelCycles += t1 - t0
 	ktimeCharge(b, t1-t0)
+	profCharge(cpu, b, t1-tl, tl-t0, idle, gp, pc, fp)
 	if r == nil {
 		c.idleSince = t1 // halting until the next interrupt
 	}
@@ -89,6 +101,7 @@ func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int, entry int64) 
 		cpus[cpu].timerArmed = 0 // the one-shot timer has fired
 		if t != nil {
 			cpuTimersCheck(gp, cpu) // a CPU timer's signal lands where the tick found the thread
+			profTick(t, gp, cpu, nanotime())
 		}
 		timerTick(cpu)
 	case arch.TrapIRQ:

@@ -73,6 +73,7 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&procMeminfo)), unsafe.Sizeof(procMeminfo))
 	add(uintptr(unsafe.Pointer(&processID)), unsafe.Sizeof(processID))
 	add(uintptr(unsafe.Pointer(&procs)), unsafe.Sizeof(procs))
+	add(uintptr(unsafe.Pointer(&prof)), unsafe.Sizeof(prof))
 	add(uintptr(unsafe.Pointer(&ptimers)), unsafe.Sizeof(ptimers))
 	add(uintptr(unsafe.Pointer(&remoteFlush)), unsafe.Sizeof(remoteFlush))
 	add(uintptr(unsafe.Pointer(&restBuf)), unsafe.Sizeof(restBuf))

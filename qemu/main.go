@@ -149,6 +149,8 @@ func runGuest(argv []string, test bool) int {
 	fs.StringVar(&cfg.Net.Pcap, "pcap", "", "record the NIC's frames both ways into this pcap `FILE` (tcpdump -r, Wireshark; implies -net user)")
 	grace := fs.Duration("grace", 5*time.Second, "after a forwarded Ctrl-C or SIGTERM, stop QEMU (status 130) if the program has not exited within this long (0: wait)")
 	traceFile := fs.String("trace", "", "record the kernel scheduler's events (kernel option trace=1) and write a Perfetto/Chrome timeline of the cores to this JSON file")
+	fs.StringVar(&cfg.Profile, "profile", "", "sample every core (kernel option profile=HZ) and write a pprof profile of the whole machine — program, runtime, kernel work and idle time — to this `FILE` (go tool pprof -top FILE)")
+	profileHz := fs.Int("profile-hz", runner.ProfileHz, "samples per second and core for -profile (at most 10000)")
 	fs.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: go run ./qemu run [flags] PKG [-- ARGS...]")
 		fs.PrintDefaults()
@@ -192,6 +194,13 @@ func runGuest(argv []string, test bool) int {
 	if *traceFile != "" {
 		cfg.KOpts = append(cfg.KOpts, "trace=1")
 	}
+	if cfg.Profile != "" {
+		if *profileHz <= 0 || *profileHz > 10000 {
+			fmt.Fprintln(os.Stderr, "gmpos: -profile-hz must be 1..10000")
+			return runner.ExitRunnerError
+		}
+		cfg.KOpts = append(cfg.KOpts, fmt.Sprintf("profile=%d", *profileHz))
+	}
 	pkg, args := splitArgs(fs.Args())
 	if len(pkg) == 0 {
 		fmt.Fprintln(os.Stderr, "gmpos: run: no package given")
@@ -233,6 +242,22 @@ func runGuest(argv []string, test bool) int {
 			if res.ExitCode == 0 {
 				return runner.ExitRunnerError
 			}
+		}
+	}
+	if cfg.Profile != "" {
+		if res.ProfileErr != nil {
+			fmt.Fprintf(os.Stderr, "gmpos: profile: %v\n", res.ProfileErr)
+			if res.ExitCode == 0 {
+				return runner.ExitRunnerError
+			}
+		} else {
+			p := res.Profile
+			lost := ""
+			if p.Lost > 0 {
+				lost = fmt.Sprintf(", %d lost (the store was full)", p.Lost)
+			}
+			fmt.Fprintf(os.Stderr, "gmpos: profile: %d samples at %d Hz (program %d, kernel %d, idle %d)%s → %s (go tool pprof -top %s)\n",
+				p.Samples, p.Hz, p.User, p.Kernel, p.Idle, lost, cfg.Profile, cfg.Profile)
 		}
 	}
 	if cfg.Verbose || *stats {

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,6 +26,7 @@ func native() bool { return os.Getenv("GMPOS_GUEST") == "native" }
 type opts struct {
 	args    []string
 	kopts   []string
+	profile string        // -profile: the whole-machine profile's file (guest only)
 	timeout time.Duration // default defaultTimeout
 	smp     int
 	net     runner.NetMode   // -net; "" is auto
@@ -71,6 +73,10 @@ func boot(t *testing.T, pkg []string, o opts) guest {
 	}
 	cfg.Env = o.env
 	cfg.FS, cfg.Shares = o.fs, o.shares
+	if o.profile != "" {
+		cfg.Profile = o.profile
+		cfg.KOpts = append(cfg.KOpts, fmt.Sprintf("profile=%d", runner.ProfileHz))
+	}
 	if o.smp > 0 {
 		cfg.SMP = o.smp
 	} else if n, err := strconv.Atoi(os.Getenv("GMPOS_TEST_SMP")); err == nil && n > 0 {

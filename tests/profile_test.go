@@ -7,12 +7,16 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/pprof/profile"
+
+	"gmpos/qemu/runner"
 )
 
 // TestGuestProfile runs testdata/profile, on one core and on two: runtime/pprof must record about
@@ -98,4 +102,63 @@ func logProfile(t *testing.T, b64 string) {
 		fmt.Fprintf(&b, "\n  %5d %s", flat[n], n)
 	}
 	t.Log(b.String())
+}
+
+// TestGuestMachineProfile runs testdata/spin with -profile: the whole-machine profile must parse
+// as pprof, have the busy loop (main.spin) as the program's top function by flat samples, with
+// at least half of the program's samples, and show kernel work ("[kernel] write") above the
+// program frames that asked for it, and idle time.
+func TestGuestMachineProfile(t *testing.T) {
+	if native() {
+		t.Skip("a whole-machine profile is the guest's")
+	}
+	path := filepath.Join(t.TempDir(), "spin.pb.gz")
+	g := boot(t, pkg("spin"), opts{profile: path})
+	g.wantCode(t, 0)
+	if g.res.ProfileErr != nil {
+		t.Fatalf("profile: %v", g.res.ProfileErr)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := profile.Parse(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("the profile does not parse: %v", err)
+	}
+	flat := map[string]int64{}
+	var total int64
+	kernelOverProgram, idle := false, false
+	for _, s := range p.Sample {
+		total += s.Value[0]
+		leaf := s.Location[0].Line[0].Function.Name
+		flat[leaf] += s.Value[0]
+		switch {
+		case strings.HasPrefix(leaf, "[kernel] write") && len(s.Location) > 1 && s.Location[1].Mapping != nil:
+			kernelOverProgram = true
+		case leaf == "[idle]":
+			idle = true
+		}
+	}
+	// The program's top function: on one core it tops the whole profile; on more, idle cores and
+	// the BKL's contention may outweigh it.
+	top, most := "", int64(0)
+	for f, n := range flat {
+		if n > most && !strings.HasPrefix(f, "[") {
+			top, most = f, n
+		}
+	}
+	t.Logf("%d samples (%+v); top program function %s with %d", total, g.res.Profile, top, most)
+	if top != "main.spin" || most < int64(g.res.Profile.User)/2 {
+		t.Errorf("the program's top function is %s with %d of %d program samples, want main.spin with half or more", top, most, g.res.Profile.User)
+	}
+	if total < 100 {
+		t.Errorf("%d samples for a second of work at %d Hz", total, runner.ProfileHz)
+	}
+	if !kernelOverProgram {
+		t.Error("no [kernel] write sample above the program's frames")
+	}
+	if !idle {
+		t.Error("no idle sample")
+	}
 }

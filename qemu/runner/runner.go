@@ -33,6 +33,9 @@ type Config struct {
 	Net     Network       // -net, -hostfwd, -netinject; the zero value is -net auto
 	FS      []FSMount     // -fs: host directories copied into the guest's root file system, in order
 	Shares  []Share       // -share: host directories the guest reads and writes over virtio-9p (share.go)
+	// Profile, if set, is where the whole-machine profile goes (profile.go); the kernel must
+	// sample (KOpts profile=HZ).
+	Profile string
 
 	Stdin   io.Reader  // the program's stdin (COM1's input), then end of file; nil: empty
 	Signals <-chan int // signals for the program (COM2's input): SIGHUP, SIGINT, SIGQUIT, SIGTERM
@@ -69,8 +72,11 @@ type Result struct {
 	Fault    string   // for a kernel panic: the faulting instruction, disassembled and symbolized
 
 	Target *Target
-	Image  string  // kept image path ("" unless KeepDir)
-	Net    NetMode // the network the guest booted with (NetUser or NetNone)
+	Image  string // kept image path ("" unless KeepDir)
+	// Profile: what WriteProfile wrote for Config.Profile, or why it could not.
+	Profile    ProfileStats
+	ProfileErr error
+	Net        NetMode // the network the guest booted with (NetUser or NetNone)
 
 	BuildTime   time.Duration
 	QEMUStart   time.Time // process started
@@ -437,6 +443,9 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	res.Firmware = com1.Firmware()
 	res.QEMU = qout.Bytes()
 	res.ExitCode, res.Why = ExitCode(out)
+	if cfg.Profile != "" {
+		res.Profile, res.ProfileErr = WriteProfile(cfg.Profile, out.Records, filepath.Join(work, t.Name+".elf"), exe)
+	}
 	for _, r := range out.Records {
 		if r.Kind == "panic" {
 			elfData, _ := os.ReadFile(filepath.Join(work, t.Name+".elf"))

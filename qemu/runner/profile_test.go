@@ -1,0 +1,102 @@
+package runner
+
+import (
+	"debug/elf"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/pprof/profile"
+)
+
+// TestWriteProfile symbolizes records against a real Go binary: a user sample in main.main, a
+// kernel sample above it, an idle sample.
+func TestWriteProfile(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "main.go")
+	os.WriteFile(src, []byte("package main\n\nfunc main() { println(\"hi\") }\n"), 0o644)
+	exe := filepath.Join(dir, "prog")
+	cmd := exec.Command("go", "build", "-o", exe, src)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	f, err := elf.Open(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms, _ := f.Symbols()
+	f.Close()
+	var mainAddr uint64
+	for _, s := range syms {
+		if s.Name == "main.main" {
+			mainAddr = s.Value
+		}
+	}
+	if mainAddr == 0 {
+		t.Fatal("no main.main")
+	}
+	recs := []Record{
+		{Kind: "prof-hz", Text: "100"},
+		{Kind: "prof", Text: fmt.Sprintf("user 0 1 1 0x%x", mainAddr+4)},
+		{Kind: "prof", Text: fmt.Sprintf("futex 1 1 2 0x%x 0x%x", mainAddr+8, mainAddr+12)},
+		{Kind: "prof", Text: "idle 1 0 0"},
+		{Kind: "prof-lost", Text: "3"},
+	}
+	out := filepath.Join(dir, "p.pb.gz")
+	st, err := WriteProfile(out, recs, exe, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Samples != 3 || st.User != 1 || st.Kernel != 1 || st.Idle != 1 || st.Lost != 3 || st.Hz != 100 {
+		t.Errorf("stats %+v", st)
+	}
+	r, _ := os.Open(out)
+	defer r.Close()
+	p, err := profile.Parse(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf := func(i int) string { return p.Sample[i].Location[0].Line[0].Function.Name }
+	if leaf(0) != "main.main" || leaf(1) != "[kernel] futex" || leaf(2) != "[idle]" {
+		t.Errorf("leaves %q %q %q", leaf(0), leaf(1), leaf(2))
+	}
+	if p.Period != 10_000_000 || p.Sample[1].Location[1].Line[0].Function.Name != "main.main" {
+		t.Errorf("period %d, kernel sample's caller %v", p.Period, p.Sample[1].Location[1].Line)
+	}
+	// A record before prof-hz, or a malformed one, is an error, not a wrong profile.
+	for _, bad := range [][]Record{
+		{{Kind: "prof", Text: "user 0 1 1 0x10"}},
+		{{Kind: "prof-hz", Text: "100"}, {Kind: "prof", Text: "user 0 1 1 10"}},
+		{{Kind: "prof-hz", Text: "0"}},
+		{},
+	} {
+		if _, err := WriteProfile(filepath.Join(dir, "bad.pb.gz"), bad, exe, ""); err == nil {
+			t.Errorf("%v: accepted", bad)
+		}
+	}
+}
+
+// FuzzParseProfRecord: guest output decodes to a record or an error, never a panic, and what it
+// accepts has the documented shape.
+func FuzzParseProfRecord(f *testing.F) {
+	f.Add("user 0 1 1 0x1234 0x5678")
+	f.Add("futex 3 0 0")
+	f.Add("idle 1 0 0 0x")
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseProfRecord(s)
+		if err != nil {
+			return
+		}
+		if r.Kind == "" || r.CPU < 0 || r.CPU > 255 || r.PID < 0 || r.TID < 0 || len(r.PCs) > 64 {
+			t.Fatalf("%q → %+v", s, r)
+		}
+		for _, pc := range r.PCs {
+			if pc == 0 {
+				t.Fatalf("%q: a zero pc", s)
+			}
+		}
+	})
+}
