@@ -114,6 +114,9 @@ type file struct {
 	pos  int64  // the file position (kindFile: a byte offset, or a directory's getdents cookie)
 	// watchers is the first epoll item watching this file (epoll.go), 0 for none.
 	watchers int32
+	// dir is the directory a tree file (kindFile) was opened in, to name it in /proc/self/fd
+	// (procfd.go); 0 if unknown.
+	dir uint32
 }
 
 // fdSlot is one entry of the fd table.

@@ -154,6 +154,10 @@ func procInit(sp uintptr) {
 	}
 	procMeminfo = fileBoot("/proc/meminfo", nil, true)
 	procRefresh(procMeminfo)
+	mkdirBoot(procFdPrefix, 0o500)
+	if lk, e := vfs.Walk(vfs.Root, bootPath(procFdPrefix), true); e == vfs.OK {
+		procFdDir = lk.Ino // procfd.go
+	}
 
 	vfs.Open(procs[0].cwd)
 	if cmd.cwd.n > 0 {

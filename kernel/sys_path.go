@@ -127,6 +127,9 @@ func resolve(i int, dirfd int32, p uintptr, follow bool) (where, int64) {
 	if len(path) == 0 {
 		return where{}, -ENOENT
 	}
+	if len(path) >= len(procFdPrefix) && string(path[:len(procFdPrefix)]) == procFdPrefix {
+		procFdRefresh() // the caller's fds, now (procfd.go)
+	}
 	start, df, e := startDir(dirfd, path)
 	if e != 0 {
 		return where{}, e
@@ -282,6 +285,8 @@ func sysOpenat(t *Thread, gp sched.GID, cpu int, dirfd int32, p uintptr, flags i
 	fd := openFile(kindFile, keep, uint64(ino))
 	if fd < 0 {
 		vfs.Close(ino)
+	} else if f, _ := fdFile(int32(fd)); f != nil {
+		f.dir = uint32(w.Dir) // where it was found, for /proc/self/fd (procfd.go)
 	}
 	return fd
 }

@@ -70,6 +70,8 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&plat)), unsafe.Sizeof(plat))
 	add(uintptr(unsafe.Pointer(&prctlState)), unsafe.Sizeof(prctlState))
 	add(uintptr(unsafe.Pointer(&procCPU)), unsafe.Sizeof(procCPU))
+	add(uintptr(unsafe.Pointer(&procFdDir)), unsafe.Sizeof(procFdDir))
+	add(uintptr(unsafe.Pointer(&procFdTarget)), unsafe.Sizeof(procFdTarget))
 	add(uintptr(unsafe.Pointer(&procMeminfo)), unsafe.Sizeof(procMeminfo))
 	add(uintptr(unsafe.Pointer(&processID)), unsafe.Sizeof(processID))
 	add(uintptr(unsafe.Pointer(&procs)), unsafe.Sizeof(procs))

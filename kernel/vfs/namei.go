@@ -246,6 +246,34 @@ func Path(ino Ino, buf []byte) (int, Errno) {
 	return copy(buf, buf[end:]), OK
 }
 
+// PathIn writes the absolute path of file ino, named in directory dir, into buf (a file has no
+// parent of its own: the caller says where it was found): /proc/self/fd's links. ENOENT if dir
+// no longer names ino (renamed or removed since).
+func PathIn(dir, ino Ino, buf []byte) (int, Errno) {
+	if Get(dir) == nil || !inodes[dir].IsDir() || Get(ino) == nil {
+		return 0, ENOENT
+	}
+	name := nameIn(&inodes[dir], ino)
+	if name == nil {
+		return 0, ENOENT
+	}
+	n, e := Path(dir, buf)
+	if e != OK {
+		return 0, e
+	}
+	if n > 1 {
+		if n == len(buf) {
+			return 0, ENAMETOOLONG
+		}
+		buf[n] = '/'
+		n++
+	}
+	if n+len(name) > len(buf) {
+		return 0, ENAMETOOLONG
+	}
+	return n + copy(buf[n:], name), OK
+}
+
 // nameIn is the name of ino in directory dir (not "." or ".."), nil if it has none there.
 func nameIn(dir *Inode, ino Ino) []byte {
 	for off := int64(0); ; {

@@ -366,3 +366,32 @@ func TestWalkIntoMount(t *testing.T) {
 		t.Errorf("through a link: %+v %v", lk, e)
 	}
 }
+
+// TestPathIn names a file by the directory it was found in, and stops naming it once moved.
+func TestPathIn(t *testing.T) {
+	setup(t)
+	dir, e := Mkdir(Root, []byte("tmp"), 0o755)
+	if e != OK {
+		t.Fatal(e)
+	}
+	f, e := Create(dir, []byte("x"), SIFREG|0o644)
+	if e != OK {
+		t.Fatal(e)
+	}
+	buf := make([]byte, 64)
+	if n, e := PathIn(dir, f, buf); e != OK || string(buf[:n]) != "/tmp/x" {
+		t.Errorf("PathIn = %q, %v", buf[:n], e)
+	}
+	if n, e := PathIn(dir, f, buf[:5]); e != ENAMETOOLONG {
+		t.Errorf("short buffer: %q, %v", buf[:n], e)
+	}
+	if e := Rename(dir, []byte("x"), Root, []byte("y"), 0); e != OK {
+		t.Fatal(e)
+	}
+	if _, e := PathIn(dir, f, buf); e != ENOENT {
+		t.Errorf("after rename: %v, want ENOENT", e)
+	}
+	if n, e := PathIn(Root, f, buf); e != OK || string(buf[:n]) != "/y" {
+		t.Errorf("in /: %q, %v", buf[:n], e)
+	}
+}

@@ -127,6 +127,7 @@ func main() {
 	fmt.Println("exec:", exec.Command("/bin/true").Run())
 
 	// Last, so that every file above had its chance to leak.
+	report("/proc/self/fd names a file by its path and a pipe as pipe:[N]", procFdLinks())
 	report("no fd leaked (/proc/self/fd)", noLeak(before, fdsErr))
 }
 
@@ -1038,10 +1039,30 @@ func openFDs() (int, error) {
 	return len(ents), err
 }
 
-func noLeak(before int, beforeErr error) error {
-	if errors.Is(beforeErr, fs.ErrNotExist) {
-		return errSkip // gmpos may have no /proc/self/fd
+// procFdLinks opens a file and a pipe and reads their /proc/self/fd links, as Linux gives them.
+func procFdLinks() error {
+	f, err := os.CreateTemp("", "fdlink")
+	if err != nil {
+		return err
 	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	defer w.Close()
+	name, err1 := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", f.Fd()))
+	pipe, err2 := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", r.Fd()))
+	if err := errors.Join(err1, err2); err != nil {
+		return err
+	}
+	real, _ := filepath.EvalSymlinks(f.Name())
+	return want((name == f.Name() || name == real) && strings.HasPrefix(pipe, "pipe:["), "file %q → %q, pipe → %q", f.Name(), name, pipe)
+}
+
+func noLeak(before int, beforeErr error) error {
 	after, err := openFDs()
 	if err != nil || beforeErr != nil {
 		return errors.Join(beforeErr, err)
