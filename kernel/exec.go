@@ -231,12 +231,7 @@ func execLoad(ino vfs.Ino, img *elf.Image) (uintptr, bool) {
 		ehdr = execVdso
 	}
 	var random [16]byte
-	for i := 0; i < 16; i += 8 {
-		v := entropy()
-		for j := 0; j < 8; j++ {
-			random[i+j] = byte(v >> (8 * j))
-		}
-	}
+	randomBytes(&random)
 	return writeExecImage(execStackTop, &random, ehdr), true
 }
 
@@ -254,24 +249,5 @@ func writeExecImage(top uintptr, random *[16]byte, ehdr uintptr) uintptr {
 	}
 	w.sp &^= 15
 	aux, naux := auxVector(randomAddr, execfn, ehdr)
-	words := 1 + execArgs.argc + 1 + execArgs.nenv + 1 + 2*(naux+1)
-	if words%2 != 0 {
-		w.word(0)
-	}
-	w.word(0) // AT_NULL value
-	w.word(atNull)
-	for i := naux - 1; i >= 0; i-- {
-		w.word(aux[i][1])
-		w.word(aux[i][0])
-	}
-	w.word(0)
-	for i := n - 1; i >= execArgs.argc; i-- {
-		w.word(uint64(addrs[i]))
-	}
-	w.word(0)
-	for i := execArgs.argc - 1; i >= 0; i-- {
-		w.word(uint64(addrs[i]))
-	}
-	w.word(uint64(execArgs.argc))
-	return w.sp
+	return pushVectors(&w, addrs[:execArgs.argc], addrs[execArgs.argc:n], aux[:naux])
 }

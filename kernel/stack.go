@@ -67,12 +67,7 @@ func buildUserStack() (uintptr, bool) {
 		return 0, false
 	}
 	var random [16]byte
-	for i := 0; i < 16; i += 8 {
-		v := entropy()
-		for j := 0; j < 8; j++ {
-			random[i+j] = byte(v >> (8 * j))
-		}
-	}
+	randomBytes(&random)
 	if bootArgs.n != 0 {
 		return writeModuleImage(userStackTop, &random), true
 	}
@@ -104,29 +99,45 @@ func writeProcessImage(top uintptr, random *[16]byte) uintptr {
 	}
 	w.sp &^= 15
 
-	// Count the words below so that the final SP (at argc) is 16-byte aligned, as the ABI wants
-	// at process entry.
 	aux, naux := auxVector(randomAddr, argv[0], vdsoState.ehdr)
-	words := 1 + argc + 1 + nenv + 1 + 2*(naux+1)
-	if words%2 != 0 {
+	return pushVectors(&w, argv[:argc], envp[:nenv], aux[:naux])
+}
+
+// pushVectors writes below w.sp (16-byte aligned) the words a process finds at its entry SP
+// (System V ABI AMD64 §3.4.1, and arm64's the same): argc, argv's pointers and NULL, envp's and
+// NULL, the auxiliary vector and AT_NULL — padded first so that the final SP, at argc, is 16-byte
+// aligned, as the ABI wants at process entry. It returns that SP. Boot (writeProcessImage; the
+// argument module's image, args_module.go, lays its block out itself) and execve (exec.go).
+func pushVectors(w *userWriter, argv, envp []uintptr, aux [][2]uint64) uintptr {
+	if words := 1 + len(argv) + 1 + len(envp) + 1 + 2*(len(aux)+1); words%2 != 0 {
 		w.word(0)
 	}
 	w.word(0) // AT_NULL value
 	w.word(atNull)
-	for i := naux - 1; i >= 0; i-- {
+	for i := len(aux) - 1; i >= 0; i-- {
 		w.word(aux[i][1])
 		w.word(aux[i][0])
 	}
 	w.word(0)
-	for i := nenv - 1; i >= 0; i-- {
+	for i := len(envp) - 1; i >= 0; i-- {
 		w.word(uint64(envp[i]))
 	}
 	w.word(0)
-	for i := argc - 1; i >= 0; i-- {
+	for i := len(argv) - 1; i >= 0; i-- {
 		w.word(uint64(argv[i]))
 	}
-	w.word(uint64(argc))
+	w.word(uint64(len(argv)))
 	return w.sp
+}
+
+// randomBytes fills the 16 AT_RANDOM bytes (boot's stack, execve's).
+func randomBytes(random *[16]byte) {
+	for i := 0; i < 16; i += 8 {
+		v := entropy()
+		for j := 0; j < 8; j++ {
+			random[i+j] = byte(v >> (8 * j))
+		}
+	}
 }
 
 // entropy returns 64 random bits from the CPU's random source (x86: RDSEED/RDRAND), or a
