@@ -168,6 +168,6 @@ func signalIRQ(line, cpu int) {
 			stdinBuf.dropped++
 			continue
 		}
-		postKernelSignal(mainThread(), int(c), cpu)
+		postKernelSignal(0, mainThread(0), int(c), cpu) // the program's
 	}
 }

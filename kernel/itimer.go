@@ -90,7 +90,7 @@ func itimerRealExpire(now int64, cpu int) {
 	if it.interval != 0 {
 		it.state = timerRequeue
 	}
-	postKernelSignal(mainThread(), sigALRM, cpu)
+	postKernelSignal(0, mainThread(0), sigALRM, cpu)
 }
 
 // itimerRealRearm re-arms a periodic ITIMER_REAL that fired, as a SIGALRM is delivered.
@@ -169,7 +169,7 @@ func itimerCPUExpire(gp sched.GID, cpu int) {
 		if kind == cpuclockVirt {
 			sig = sigVTALRM
 		}
-		postKernelSignal(gp, sig, cpu)
+		postKernelSignal(int(threads[gp].proc), gp, sig, cpu)
 	}
 }
 

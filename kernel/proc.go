@@ -313,7 +313,7 @@ func procDied(k int, cpu int) {
 	}
 	parent := int(p.parent)
 	if p.exitSignal != 0 {
-		if gp := procTarget(parent, int(p.exitSignal)); gp != 0 {
+		if gp := groupTarget(parent, 0, int(p.exitSignal)); gp != 0 {
 			postSignal(&threads[gp], gp, int(p.exitSignal), cpu)
 		}
 	}
@@ -326,25 +326,6 @@ func procDied(k int, cpu int) {
 		}
 		i++
 	}
-}
-
-// procTarget picks the thread of process k that takes a process-directed signal: the first
-// that does not block it, else the first (complete_signal). 0 if k has no live thread.
-func procTarget(k int, sig int) sched.GID {
-	first := sched.GID(0)
-	for i := 1; i < MaxThreads; i++ {
-		gp := sched.GID(i)
-		if !live(gp) || int(threads[i].proc) != k {
-			continue
-		}
-		if threads[i].sigmask&sigbit(sig) == 0 {
-			return gp
-		}
-		if first == 0 {
-			first = gp
-		}
-	}
-	return first
 }
 
 // procByPid is the live or zombie process whose pid is pid; -1 if none.

@@ -254,7 +254,7 @@ func timerSend(k *ptimer, cpu int) {
 	if k.notify&sigevThreadID != 0 {
 		_, gp = threadByTid(k.target)
 	} else {
-		gp = groupTarget(mainThread(), sig)
+		gp = groupTarget(0, mainThread(0), sig)
 	}
 	if gp == 0 {
 		return

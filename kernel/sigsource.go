@@ -95,17 +95,18 @@ func ignoredAction(handler uint64, sig int) bool {
 	return handler == sigIGN || (handler == sigDFL && sigDefaultIgnored(sig))
 }
 
-// groupTarget picks the thread that takes a process-directed signal (complete_signal): prefer if
-// it is alive and does not block sig, else the first thread that does not; if all block it,
-// prefer (or the first live thread, if prefer is gone). 0 only if no thread is alive.
-func groupTarget(prefer sched.GID, sig int) sched.GID {
+// groupTarget picks the thread of process k that takes a process-directed signal
+// (complete_signal): prefer if it is alive and does not block sig, else the first thread that
+// does not; if all block it, prefer (or the first live thread, if prefer is gone or 0). 0 only if
+// k has no live thread.
+func groupTarget(k int, prefer sched.GID, sig int) sched.GID {
 	if prefer != 0 && live(prefer) && threads[prefer].sigmask&sigbit(sig) == 0 {
 		return prefer
 	}
 	first := sched.GID(0)
 	for i := 1; i < MaxThreads; i++ {
 		gp := sched.GID(i)
-		if !live(gp) {
+		if !live(gp) || int(threads[i].proc) != k {
 			continue
 		}
 		if threads[i].sigmask&sigbit(sig) == 0 {
@@ -121,17 +122,21 @@ func groupTarget(prefer sched.GID, sig int) sched.GID {
 	return first
 }
 
-// mainThread is the thread whose tid is the process ID (Linux's group leader), if it is alive.
-func mainThread() sched.GID {
-	_, gp := threadByTid(processID)
+// mainThread is the thread of process k whose tid is its process ID (Linux's group leader), if it
+// is alive.
+func mainThread(k int) sched.GID {
+	t, gp := threadByTid(procs[k].pid)
+	if t == nil || int(t.proc) != k {
+		return 0
+	}
 	return gp
 }
 
-// postKernelSignal sends sig to the process for an itimer, with si_code SI_KERNEL, to thread
-// prefer if it can take it (groupTarget). An ignored signal is dropped; a signal already pending
+// postKernelSignal sends sig to process k for an itimer (or the console), with si_code SI_KERNEL,
+// to thread prefer if it can take it (groupTarget). An ignored signal is dropped; a signal already pending
 // at the chosen thread is not queued twice. BKL held.
-func postKernelSignal(prefer sched.GID, sig int, cpu int) {
-	gp := groupTarget(prefer, sig)
+func postKernelSignal(k int, prefer sched.GID, sig int, cpu int) {
+	gp := groupTarget(k, prefer, sig)
 	if gp == 0 {
 		return
 	}
@@ -150,7 +155,7 @@ func postKernelSignal(prefer sched.GID, sig int, cpu int) {
 func signalsThreadExit(t *Thread, gp sched.GID, cpu int) {
 	for sig := 1; sig <= nSig; sig++ {
 		if t.sigKernel&sigbit(sig) != 0 {
-			postKernelSignal(mainThread(), sig, cpu)
+			postKernelSignal(int(t.proc), mainThread(int(t.proc)), sig, cpu)
 		}
 	}
 	timersThreadExit(gp, cpu)

@@ -42,7 +42,7 @@ func tkill(cpu int, tgid, tid int32, sig int32) int64 {
 // process, and -1 every process but the caller (ESRCH if there is none). Another pid does not
 // exist (ESRCH, looked up before the signal number is checked); -1 skips pid 1 as well, and is
 // ESRCH when that leaves no process (kill_something_info). The thread that takes it is
-// one that does not block it (complete_signal, procTarget); if every thread blocks it, it stays
+// one that does not block it (complete_signal, groupTarget); if every thread blocks it, it stays
 // pending at the first, as Linux leaves it pending on the process until a thread unblocks it.
 func sysKill(cpu int, pid int32, sig int32) int64 {
 	caller := curProc
@@ -84,7 +84,7 @@ func sysKill(cpu int, pid int32, sig int32) int64 {
 		if procs[k].state != procLive || (target >= 0 && k != target) || (target == -3 && (k == caller || procs[k].pid == 1)) {
 			continue
 		}
-		if gp := procTarget(k, int(sig)); gp != 0 {
+		if gp := groupTarget(k, 0, int(sig)); gp != 0 {
 			postSignal(&threads[gp], gp, int(sig), cpu) // pending only, if the thread blocks it
 		}
 	}

@@ -45,7 +45,10 @@ func trap(f *arch.Frame) *arch.Frame {
 		pc, fp = f.PC(), f.FramePointer()
 	}
 	bklLock(cpu)
-	tl := arch.Cycles() // the BKL is ours: the wait before it is the profiler's "bkl-wait"
+	tl := t0
+	if prof.hz != 0 {
+		tl = arch.Cycles() // the BKL is ours: the wait before it is the profiler's "bkl-wait"
+	}
 	c := &cpus[cpu]
 	idle := uint64(0)
 	if c.idleSince != 0 { // the halt this trap ended
@@ -84,8 +87,7 @@ func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int, entry int64) 
 		setCurrent(0) // an interrupt of the idle loop: wakers choose their process (proc.go)
 	}
 
-	switch {
-	case t != nil && (procOf(t).state != procLive || t.killed) && (kind == arch.TrapSyscall || kind == arch.TrapFault):
+	if t != nil && (procOf(t).state != procLive || t.killed) && (kind == arch.TrapSyscall || kind == arch.TrapFault) {
 		// Its process is exiting (or execve ended it): a system call that got here before the
 		// news must not run — it could sleep where no one wakes it — and schedule ends the
 		// thread (proc.go procExit).

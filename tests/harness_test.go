@@ -179,3 +179,22 @@ func wantContains(t *testing.T, g guest, what, s string, subs ...string) {
 
 // pkg names a guest program under testdata.
 func pkg(name string) []string { return []string{"testdata/" + name} }
+
+// wantChecks fails t unless every line the guest printed is "check NAME: true", and there are n
+// of them (programs that check themselves, as testdata/pipes and testdata/procs do).
+func wantChecks(t *testing.T, g guest, n int) {
+	t.Helper()
+	checks := 0
+	for _, l := range strings.Split(strings.TrimSpace(g.stdout), "\n") {
+		checks++
+		if !strings.HasPrefix(l, "check ") || !strings.HasSuffix(l, ": true") {
+			t.Errorf("failed: %s", l)
+		}
+	}
+	if checks != n {
+		t.Errorf("%d checks ran, want %d", checks, n)
+	}
+	if t.Failed() {
+		g.dump(t)
+	}
+}

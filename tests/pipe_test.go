@@ -16,19 +16,7 @@ import (
 func TestGuestPipes(t *testing.T) {
 	g := boot(t, pkg("pipes"), opts{})
 	g.wantCode(t, 0)
-	checks := 0
-	for _, l := range strings.Split(strings.TrimSpace(g.stdout), "\n") {
-		checks++
-		if !strings.HasPrefix(l, "check ") || !strings.HasSuffix(l, ": true") {
-			t.Errorf("failed: %s", l)
-		}
-	}
-	if checks != 27 {
-		t.Errorf("%d checks ran, want 27", checks)
-	}
-	if t.Failed() {
-		g.dump(t)
-	}
+	wantChecks(t, g, 27)
 }
 
 // TestGuestUserTrap: INT3 in user code is SIGTRAP and INT 4 is SIGSEGV with SI_KERNEL, as on

@@ -3,10 +3,7 @@
 
 package tests
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestGuestProcesses runs testdata/procs, which starts copies of itself with os/exec: exit codes
 // one child after another, output and stdin through pipes, argv (an empty argument among them),
@@ -18,17 +15,5 @@ import (
 func TestGuestProcesses(t *testing.T) {
 	g := boot(t, pkg("procs"), opts{})
 	g.wantCode(t, 0)
-	checks := 0
-	for _, l := range strings.Split(strings.TrimSpace(g.stdout), "\n") {
-		checks++
-		if !strings.HasPrefix(l, "check ") || !strings.HasSuffix(l, ": true") {
-			t.Errorf("failed: %s", l)
-		}
-	}
-	if checks != 18 {
-		t.Errorf("%d checks ran, want 18", checks)
-	}
-	if t.Failed() {
-		g.dump(t)
-	}
+	wantChecks(t, g, 18)
 }

@@ -4,11 +4,8 @@
 package runner
 
 import (
-	"debug/elf"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -32,34 +29,10 @@ func TestDescribeFaultFromRecord(t *testing.T) {
 // TestDescribeFaultFromImage takes the bytes and the symbol from an ELF
 // built here (test binaries themselves have no symbol table).
 func TestDescribeFaultFromImage(t *testing.T) {
-	exe := filepath.Join(t.TempDir(), "hello")
-	cmd := exec.Command("go", "build", "-o", exe, ".")
-	cmd.Dir = "testdata/hello"
-	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	exe, addr := buildHello(t)
 	data, err := os.ReadFile(exe)
 	if err != nil {
 		t.Fatal(err)
-	}
-	ef, err := elf.Open(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ef.Close()
-	syms, err := ef.Symbols()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var addr uint64
-	for _, s := range syms {
-		if s.Name == "main.main" {
-			addr = s.Value
-		}
-	}
-	if addr == 0 {
-		t.Fatal("main.main not in the symbol table")
 	}
 	got := DescribeFault(fmt.Sprintf("vector=13 rip=%#x code=", addr+4), data)
 	if !strings.Contains(got, "(main.main+0x4)") || strings.Contains(got, "cannot decode") || !strings.Contains(got, "[") {

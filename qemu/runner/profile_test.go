@@ -1,43 +1,19 @@
 package runner
 
 import (
-	"debug/elf"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/pprof/profile"
 )
 
-// TestWriteProfile symbolizes records against a real Go binary: a user sample in main.main, a
+// TestWriteProfile symbolizes records against a real Go binary (testdata/hello): a user sample in main.main, a
 // kernel sample above it, an idle sample.
 func TestWriteProfile(t *testing.T) {
 	dir := t.TempDir()
-	src := filepath.Join(dir, "main.go")
-	os.WriteFile(src, []byte("package main\n\nfunc main() { println(\"hi\") }\n"), 0o644)
-	exe := filepath.Join(dir, "prog")
-	cmd := exec.Command("go", "build", "-o", exe, src)
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	f, err := elf.Open(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	syms, _ := f.Symbols()
-	f.Close()
-	var mainAddr uint64
-	for _, s := range syms {
-		if s.Name == "main.main" {
-			mainAddr = s.Value
-		}
-	}
-	if mainAddr == 0 {
-		t.Fatal("no main.main")
-	}
+	exe, mainAddr := buildHello(t)
 	recs := []Record{
 		{Kind: "prof-hz", Text: "100"},
 		{Kind: "prof", Text: fmt.Sprintf("user 0 1 1 0x%x", mainAddr+4)},
