@@ -15,6 +15,10 @@
 //     files are built as command-line-arguments from the gmpos module.
 //   - Image: the ELF linked with the contract's flags, made bootable by
 //     package gmpos/boot.
+//   - Executable (build.go, ExecCommand): the same program linked a second
+//     time, without the kernel, at the exec region (ExecLinkFlags) — what the
+//     kernel's execve loads for a child process (docs/processes.md); it is
+//     /bin/NAME in the root file system. Both links run at once.
 //   - Serial ports: COM1 = guest stdout, COM2 = guest stderr, COM3 =
 //     kernel control records (docs/contract.md). Each port is a Unix
 //     socket on which the runner listens before QEMU starts; QEMU
@@ -35,6 +39,9 @@
 //   - Start marker: the kernel prints StartMarker on COM1 at entry;
 //     MarkerWriter drops SeaBIOS's output before it.
 //   - Exit code: see ExitCode and docs/contract.md "Runner exit codes".
+//   - Profile (profile.go): with Config.Profile, the kernel's "prof" records
+//     (kernel option profile=HZ) become a pprof profile, symbolized from
+//     both images' .gopclntab (docs/profiling.md).
 //   - Network (net.go, netdeps.go): -net user gives the guest a virtio-net
 //     NIC on QEMU user networking, -net none no NIC; -net auto (the
 //     default) picks user when the program imports package net, directly
@@ -45,7 +52,7 @@
 //   - Root file system (initramfs.go, fstree.go, cpio.go, zoneinfo.go,
 //     hostfs.go): every run hands the kernel a cpio archive as the second
 //     Multiboot module — /etc's account files, the time zones, the
-//     program's executable for children at /bin/NAME (ExecLinkFlags), and each -fs host directory —
+//     program's executable at /bin/NAME, and each -fs host directory —
 //     and the kernel option cwd= for the initial working directory
 //     (docs/contract.md, "Root file system module").
 //
