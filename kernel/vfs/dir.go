@@ -82,22 +82,22 @@ func dirLookup(dir *Inode, name []byte) (Ino, int64) {
 }
 
 // dirAdd adds the record name → ino; ENOSPC when no frame is left for a new page.
+//
+// The last page's last record (dir.tail) is tried first: a directory that is being filled — the
+// initramfs unpacked at boot, a program creating files — has its room there, and every other
+// place would take a walk through all the records, which made unpacking 600 zoneinfo files
+// quadratic (12-25 ms of a TCG boot). Then the first free record or slack, then a new page.
 func dirAdd(dir *Inode, name []byte, ino Ino, typ uint8) Errno {
 	need := recSize(len(name))
+	if n := dir.Size / pageSize; n > 0 && recAdd(dir, n-1, int(dir.tail), name, ino, typ, need) {
+		return OK
+	}
 	for p := int64(0); p < dir.Size/pageSize; p++ {
-		pg := dirPage(dir, p)
 		for o := 0; o < pageSize; {
-			r := readRecord(pg, o)
-			if r.ino == 0 && r.reclen >= need {
-				writeRecord(pg, o, ino, r.reclen, typ, name)
+			if recAdd(dir, p, o, name, ino, typ, need) {
 				return OK
 			}
-			if used := recSize(len(r.name)); r.ino != 0 && r.reclen-used >= need {
-				binary.LittleEndian.PutUint16(pg[o+4:], uint16(used))
-				writeRecord(pg, o+used, ino, r.reclen-used, typ, name)
-				return OK
-			}
-			o += r.reclen
+			o += readRecord(dirPage(dir, p), o).reclen
 		}
 	}
 	pa, e := page(dir, uint64(dir.Size/pageSize), true)
@@ -106,7 +106,29 @@ func dirAdd(dir *Inode, name []byte, ino Ino, typ uint8) Errno {
 	}
 	writeRecord(frame(pa), 0, ino, pageSize, typ, name)
 	dir.Size += pageSize
+	dir.tail = 0
 	return OK
+}
+
+// recAdd puts the record name → ino in page p at the record at offset o if it has room: the
+// record itself if free, else the slack after its name (the record is cut in two, and the new
+// one is the page's tail if the old one was). need is the new record's size.
+func recAdd(dir *Inode, p int64, o int, name []byte, ino Ino, typ uint8, need int) bool {
+	pg := dirPage(dir, p)
+	r := readRecord(pg, o)
+	if r.ino == 0 && r.reclen >= need {
+		writeRecord(pg, o, ino, r.reclen, typ, name)
+		return true
+	}
+	if used := recSize(len(r.name)); r.ino != 0 && r.reclen-used >= need {
+		binary.LittleEndian.PutUint16(pg[o+4:], uint16(used))
+		writeRecord(pg, o+used, ino, r.reclen-used, typ, name)
+		if o+r.reclen == pageSize && p == dir.Size/pageSize-1 {
+			dir.tail = uint16(o + used)
+		}
+		return true
+	}
+	return false
 }
 
 // dirRemove frees the record at off, merging it into the record before it in its page.
@@ -124,6 +146,9 @@ func dirRemove(dir *Inode, off int64) {
 		return
 	}
 	binary.LittleEndian.PutUint16(pg[prev+4:], uint16(readRecord(pg, prev).reclen+r.reclen))
+	if at+r.reclen == pageSize && off/pageSize == dir.Size/pageSize-1 {
+		dir.tail = uint16(prev) // the merged record now reaches the last page's end
+	}
 }
 
 // dirSet points the record at off to another inode (rename over an existing name, "..").

@@ -117,6 +117,17 @@ func check(t testing.TB) {
 				}
 			}
 		}
+		if n := in.Size / pageSize; n > 0 {
+			// dirAdd's fast path: tail is a record boundary whose record reaches the end of the
+			// last page.
+			pg, o := dirPage(in, n-1), 0
+			for o < int(in.tail) {
+				o += readRecord(pg, o).reclen
+			}
+			if o != int(in.tail) || o+readRecord(pg, o).reclen != pageSize {
+				t.Fatalf("dir %d: tail %d is not the last page's last record", ino, in.tail)
+			}
+		}
 		if want := uint32(2 + subdirs); in.Nlink != want && in.Nlink != 0 {
 			t.Fatalf("dir %d: nlink %d, want %d", ino, in.Nlink, want)
 		}

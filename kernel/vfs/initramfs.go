@@ -15,7 +15,14 @@ import "unsafe"
 //
 // It returns the number of entries added, or why the archive was refused and the name of the
 // entry at fault; entries before that one stay in the tree (the boot stops anyway).
+//
+// Consecutive entries in one directory (an archive lists a directory's files together) are
+// looked up from that directory rather than walked from the root again: the parent is cached
+// by its name, and the cache is dropped whenever an entry replaces a file, the only change that
+// can make a path lead elsewhere.
 func Unpack(b []byte) (n int, why string, at []byte) {
+	var parent []byte // the last entry's parent directory's name ("" for the root) ...
+	var parentIno Ino // ... and its inode; 0: no cache
 	for {
 		e, rest, bad := NextCpio(b)
 		if bad != "" {
@@ -43,7 +50,18 @@ func Unpack(b []byte) (n int, why string, at []byte) {
 			n++
 			continue
 		}
-		lk, err := Walk(Root, name, false)
+		dir, base := splitLast(name)
+		var lk Lookup
+		var err Errno
+		if parentIno != 0 && string(dir) == string(parent) {
+			lk, err = Walk(parentIno, base, false)
+		} else {
+			lk, err = Walk(Root, name, false)
+			parent, parentIno = dir, lk.Dir
+			if err != OK {
+				parentIno = 0
+			}
+		}
 		switch {
 		case err != OK:
 			return n, "a parent directory is missing or not a directory", e.Name
@@ -59,6 +77,7 @@ func Unpack(b []byte) (n int, why string, at []byte) {
 				n++
 				continue
 			}
+			parentIno = 0 // a path through the replaced file leads elsewhere now
 			var e Errno
 			if old.IsDir() {
 				e = Rmdir(lk.Dir, lk.Name)
@@ -104,4 +123,15 @@ func Unpack(b []byte) (n int, why string, at []byte) {
 // st_rdev a program sees.
 func MakeDev(major, minor uint32) uint64 {
 	return uint64(minor&0xff) | uint64(major&0xfff)<<8 | uint64(minor&^0xff)<<12
+}
+
+// splitLast splits a relative path at its last slash: the directory part ("" if none) and the
+// last name.
+func splitLast(name []byte) (dir, base []byte) {
+	for i := len(name) - 1; i >= 0; i-- {
+		if name[i] == '/' {
+			return name[:i], name[i+1:]
+		}
+	}
+	return nil, name
 }

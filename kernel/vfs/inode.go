@@ -44,6 +44,9 @@ type Inode struct {
 
 	root  uintptr // the data tree's root frame (physical address), 0 for none (data.go)
 	depth uint8   // levels of index frames above the data frames
+	// tail is, for a directory, the offset in its last page of the record that reaches the
+	// page's end: where dirAdd appends without walking the pages (dir.go).
+	tail  uint16
 	ext   uintptr // data kept outside the tree: the initramfs's bytes (Size of them), read-only
 	pages uint64  // data frames in the tree (st_blocks)
 	mount uint8   // a directory where a share is mounted: its number + 1 (SetMount)
