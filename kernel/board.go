@@ -81,6 +81,9 @@ type Board interface {
 	// else the board's own mechanism. The value lives in the board: nothing is allocated. false:
 	// the board has no PCI. Boot.
 	PCIConfig(mapDevice func(pa, size uintptr) bool) (pci.Config, bool)
+	// PCIWindow is the bus address range where memory BARs the firmware left unassigned may be
+	// placed (pci_devices.go), free of RAM and of the board's own devices. Boot, after Probe.
+	PCIWindow() pci.Window
 
 	// Exit stops the machine with status v (the runner's exit record comes first). Never returns.
 	Exit(v uint8)

@@ -14,6 +14,9 @@ var (
 	pciFuncs [64]pci.Function
 	pciN     int
 	pciOK    bool // the board has a configuration mechanism
+	// pciMem is where claim places memory BARs the firmware left without an address: the
+	// board's window, below every address the firmware did assign (pci.Window).
+	pciMem pci.Window
 )
 
 // pciScan enumerates the bus. Boot.
@@ -24,6 +27,10 @@ func pciScan() {
 	}
 	pciOK = true
 	pciN = pci.Enumerate(cfg, pciFuncs[:])
+	pciMem = board.PCIWindow()
+	for k := 0; k < pciN; k++ {
+		pciMem.Keep(pciFuncs[k].Func)
+	}
 }
 
 // pciFind returns the i-th function (0 the first) with this vendor and one of the two device
@@ -48,11 +55,18 @@ type pciDev struct {
 	bars [6]pci.BAR
 }
 
-// claim maps fn's memory BARs and lets it decode them and master the bus (for virtqueues).
+// claim maps fn's memory BARs and lets it decode them and master the bus (for virtqueues). A
+// BAR without an address gets one from pciMem first: SeaBIOS assigns every BAR, qboot (the
+// runner's default firmware, which boots faster) none.
 func (d *pciDev) claim(fn pci.Func) {
 	d.fn = fn
 	for i := 0; i < len(d.bars); {
 		b, next := pci.ReadBAR(fn, i)
+		if b.Size != 0 && !b.IO && b.Base == 0 {
+			if base, ok := pciMem.Alloc(b.Size); ok {
+				b = pci.AssignBAR(fn, i, base)
+			}
+		}
 		if b.Size != 0 && !b.IO && b.Base != 0 && mapDevice(uintptr(b.Base), uintptr(b.Size)) {
 			d.bars[i] = b
 		}

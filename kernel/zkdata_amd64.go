@@ -63,6 +63,7 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&pathBuf)), unsafe.Sizeof(pathBuf))
 	add(uintptr(unsafe.Pointer(&pathLen)), unsafe.Sizeof(pathLen))
 	add(uintptr(unsafe.Pointer(&pciFuncs)), unsafe.Sizeof(pciFuncs))
+	add(uintptr(unsafe.Pointer(&pciMem)), unsafe.Sizeof(pciMem))
 	add(uintptr(unsafe.Pointer(&pciN)), unsafe.Sizeof(pciN))
 	add(uintptr(unsafe.Pointer(&pciOK)), unsafe.Sizeof(pciOK))
 	add(uintptr(unsafe.Pointer(&pipeIno)), unsafe.Sizeof(pipeIno))

@@ -282,6 +282,14 @@ func TestMachine(t *testing.T) {
 			t.Errorf("QEMU args %q lack %q", args, want)
 		}
 	}
+	if !strings.Contains(args, "-bios qboot.rom -vga none") {
+		t.Errorf("the default firmware is not qboot: %q", args)
+	}
+	sea := good
+	sea.Firmware = "seabios"
+	if a := strings.Join(QEMUArgs(sea, "i", "c", [3]string{}), " "); strings.Contains(a, "-bios") || !strings.Contains(a, "-vga none") {
+		t.Errorf("seabios args: %q", a)
+	}
 	kvm := good
 	kvm.Accel, kvm.GDB = "kvm", true
 	args = strings.Join(QEMUArgs(kvm, "i", "c", [3]string{}), " ")
@@ -294,6 +302,7 @@ func TestMachine(t *testing.T) {
 		{Machine: "pc", Accel: "tcg", Mem: "lots", SMP: 1},
 		{Machine: "pc", Accel: "tcg", Mem: "16M", SMP: 1},
 		{Machine: "pc", Accel: "tcg", Mem: "1G", SMP: 0},
+		{Machine: "q35", Firmware: "ovmf", Accel: "tcg", Mem: "1G", SMP: 1},
 	} {
 		if err := m.Validate(); err == nil {
 			t.Errorf("%+v accepted", m)

@@ -23,6 +23,7 @@ import (
 func main() {
 	smpFlag := flag.String("smp", "1,2", "vCPU counts, comma- or space-separated")
 	accel := flag.String("accel", "tcg", "QEMU accelerator: tcg or kvm")
+	firmware := flag.String("firmware", "qboot", "both guests' firmware: qboot or seabios")
 	mem := flag.String("m", "512M", "guest memory, both guests")
 	peerFlag := flag.String("peer", "linux", "peers of gmpos: linux (Debian's kernel in QEMU), host (natively on this machine), or both: linux,host")
 	appendLine := flag.String("linux-append", linuxpeer.DefaultAppend, "the Linux guest's kernel command line (before \"--\" and the program's arguments)")
@@ -161,7 +162,7 @@ func main() {
 
 	var cols []column
 	for _, smp := range smps {
-		m := runner.Machine{Machine: "q35", Accel: *accel, Mem: *mem, SMP: smp}
+		m := runner.Machine{Machine: "q35", Firmware: *firmware, Accel: *accel, Mem: *mem, SMP: smp}
 		if err := m.Validate(); err != nil {
 			fatal(err)
 		}

@@ -85,11 +85,11 @@ func KernelCmdline(base string, args []string) (string, error) {
 }
 
 // QEMUArgs returns the arguments of qemu-system-x86_64 for the peer: the same machine as gmpos
-// gets from runner.QEMUArgs (machine, accelerator, CPU model, memory, vCPUs) and the same NIC
+// gets from runner.QEMUArgs (machine, firmware, accelerator, CPU model, memory, vCPUs) and the same NIC
 // from runner.NetArgs, with the Debian kernel and the initramfs instead of gmpos's Multiboot
 // image; the console is QEMU's stdio.
 func QEMUArgs(m runner.Machine, vmlinuz, initrd, cmdline string, nw runner.Network) []string {
-	args := []string{"-M", m.Machine}
+	args := append([]string{"-M", m.Machine}, runner.FirmwareArgs(m)...)
 	if m.Accel == "kvm" {
 		args = append(args, "-accel", "kvm", "-cpu", "host,-arch-capabilities")
 	} else {

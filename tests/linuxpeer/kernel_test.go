@@ -129,7 +129,7 @@ func TestQEMUArgsMatchRunner(t *testing.T) {
 		peer := QEMUArgs(m, "vmlinuz", "initrd", "console=ttyS0", nw)
 		gmpos := append(runner.QEMUArgs(m, "img", "cmd", [3]string{"a", "b", "c"}),
 			runner.NetArgs(nw, runner.NetUser, netip.AddrPort{})...)
-		same := []string{"-M", "-accel", "-cpu", "-m", "-smp", "-display", "-monitor", "-netdev", "-device"}
+		same := []string{"-M", "-bios", "-vga", "-accel", "-cpu", "-m", "-smp", "-display", "-monitor", "-netdev", "-device"}
 		p, g := optValues(peer, same...), optValues(gmpos, same...)
 		// gmpos has one more -device, its exit port (isa-debug-exit); the NIC must be the same.
 		g = slices.DeleteFunc(g, func(kv []string) bool { return strings.HasPrefix(kv[1], "isa-debug-exit") })

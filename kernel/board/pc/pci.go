@@ -85,3 +85,31 @@ func (b *Board) PCIConfig(mapDevice func(pa, size uintptr) bool) (pci.Config, bo
 	}
 	return nil, false
 }
+
+// ioapicBase is the bottom of the range the chipset keeps for the I/O APIC, HPET, local APIC
+// and firmware flash, up to 4 GiB (Intel ICH9 datasheet §9.4, "Memory Map"; the same on the
+// PIIX machine): PCI memory stays below it.
+const ioapicBase = 0xfec0_0000
+
+// PCIWindow is the 32-bit PCI memory hole: from the end of RAM below 4 GiB, or of the ECAM
+// window if that lies above it (q35 puts it at 0xb000_0000), up to the I/O APIC. A minimal
+// firmware (qboot) assigns no BARs and leaves the kernel to: SeaBIOS picks from the same
+// hole. Boot, after Probe.
+func (b *Board) PCIWindow() pci.Window {
+	lo := uint64(1 << 20)
+	for _, r := range b.ram[:b.nram] {
+		if end := uint64(r.Base + r.Len); r.Base < ioapicBase && end > lo {
+			lo = end
+		}
+	}
+	if m := &b.madt.mcfg; m.valid {
+		ecamEnd := m.base + uint64(m.end)<<20 + 1<<20
+		if ecamEnd > lo && m.base < ioapicBase {
+			lo = ecamEnd
+		}
+	}
+	if lo >= ioapicBase {
+		return pci.Window{}
+	}
+	return pci.Window{Lo: lo, Hi: ioapicBase}
+}
