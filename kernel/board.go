@@ -46,8 +46,9 @@ type Board interface {
 	ConsoleRead(ch int) (c byte, ok bool)
 
 	// MeasureHz returns the rate of a counter, counted over ns nanoseconds of the board's
-	// reference clock. Boot.
-	MeasureHz(read func() uint64, ns int64) uint64
+	// reference clock, and its uncertainty in parts per million; it measures again, a few
+	// times at most, while that is above goodPPM. Boot.
+	MeasureHz(read func() uint64, ns int64, goodPPM uint64) (hz, ppm uint64)
 	// WallClock is the time of day at boot in Unix nanoseconds (0 if unknown). Boot.
 	WallClock() int64
 

@@ -20,13 +20,15 @@ var clock struct {
 	cycles0  uint64 // the counter at calibration: time 0 of CLOCK_MONOTONIC
 	mult     uint64 // ns = (cycles - cycles0) * mult >> 32
 	hz       uint64 // counter rate
+	hinted   bool   // hz is the runner's tsc_hz, confirmed (calibrate.go)
 	realBase int64  // Unix ns at cycles0
 }
 
-// calibrateClock measures the cycle counter over 10 ms of reference time and reads the wall
-// clock. Boot.
+// calibrateClock finds the cycle counter's rate (calibrate.go: the runner's figure, checked, or
+// a measurement over 10 ms of reference time) and reads the wall clock. Boot.
 func calibrateClock() {
-	hz := board.MeasureHz(arch.Cycles, 10_000_000)
+	hz, hinted := cyclesHz(arch.Cycles)
+	clock.hinted = hinted
 	if hz == 0 {
 		hz = 1_000_000_000 // no reference clock: assume 1 GHz rather than divide by zero
 	}

@@ -35,6 +35,7 @@ type cmdState struct {
 	ip     strRef // ip=...: the network configuration (ipconfig.go)
 	noVDSO bool   // vdso=0: no vDSO; every clock read is a system call (vdso.go)
 	cwd    strRef // cwd=PATH: the program's working directory at start (fs_boot.go)
+	tscHz  uint64 // tsc_hz=N: the cycle counter's rate as the runner measured it (calibrate.go)
 	bad    bool   // the command line was malformed (reported once the console is up)
 }
 
@@ -190,6 +191,8 @@ func parseCmdline(line []byte) {
 			cmd.ip = strRef{r.off + 3, r.n - 3}
 		case hasPrefix(b, "fault="):
 			cmd.faultT = strRef{r.off + 6, r.n - 6}
+		case hasPrefix(b, "tsc_hz="):
+			cmd.tscHz = parseDecimal(b[7:])
 		case hasPrefix(b, "cwd="):
 			cmd.cwd = strRef{r.off + 4, r.n - 4}
 		case hasPrefix(b, "share="):
@@ -199,4 +202,16 @@ func parseCmdline(line []byte) {
 			// but not silently: kernelMain logs them.
 		}
 	}
+}
+
+// parseDecimal reads an unsigned decimal number; 0 if b is empty, has another byte or overflows.
+func parseDecimal(b []byte) uint64 {
+	var v uint64
+	for _, c := range b {
+		if c < '0' || c > '9' || v > (1<<64-1-9)/10 {
+			return 0
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v
 }

@@ -51,8 +51,8 @@ func kernelMain() {
 	if !arch.InitInterrupts(mapDevice) { // this core's interrupt controller
 		bootPanic("cannot map the local interrupt controller")
 	}
-	arch.CalibrateTimer(board.MeasureHz) // the per-core timer
-	if !board.InitIRQ(mapDevice) {       // the device interrupt controller, lines masked
+	arch.CalibrateTimer(measureTimer) // the per-core timer, against the cycle counter
+	if !board.InitIRQ(mapDevice) {    // the device interrupt controller, lines masked
 		bootPanic("cannot map the device interrupt controller")
 	}
 	irqTestInit()                   // the interrupt self-test's handler
@@ -71,7 +71,7 @@ func kernelMain() {
 		var k kbuf
 		total, free := mm.FrameCounts()
 		k.s("log boot: ram=").d(int64(total * mm.PageSize >> 20)).s("MiB free=").d(int64(free * mm.PageSize >> 20)).
-			s("MiB cycles=").d(int64(clock.hz / 1000)).s("kHz timer=").d(int64(arch.TimerRate() / 1000)).
+			s("MiB cycles=").d(int64(clock.hz / 1000)).s("kHz").s(hintedTag()).s(" timer=").d(int64(arch.TimerRate() / 1000)).
 			s("kHz cpus=").d(int64(ncpu)).s(" irq-lines=").d(int64(board.IRQLines())).
 			s(" sched=").s(S.Policy().Name()).record()
 	}
@@ -242,4 +242,12 @@ func bootPanic(msg string) {
 	k.s("gmpos: boot failed: ").s(msg).c('\n').to(consoleStderr)
 	k.s("panic boot: ").s(msg).record()
 	board.Exit(kernelPanicCode)
+}
+
+// hintedTag marks, in the boot record, a cycle rate that came from the runner (calibrate.go).
+func hintedTag() string {
+	if clock.hinted {
+		return "(tsc_hz)" // cycles=2445426kHz(tsc_hz)
+	}
+	return ""
 }

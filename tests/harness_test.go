@@ -35,6 +35,7 @@ type opts struct {
 	env     []string         // the program's environment (nil: empty)
 	fs      []runner.FSMount // -fs
 	shares  []runner.Share   // -share
+	bios    string           // -firmware; "" is the runner's default (qboot)
 }
 
 // defaultTimeout bounds one boot under TCG, build excluded.
@@ -73,6 +74,9 @@ func boot(t *testing.T, pkg []string, o opts) guest {
 	}
 	cfg.Env = o.env
 	cfg.FS, cfg.Shares = o.fs, o.shares
+	if o.bios != "" {
+		cfg.Firmware = o.bios
+	}
 	if o.profile != "" {
 		cfg.Profile = o.profile
 		cfg.KOpts = append(cfg.KOpts, fmt.Sprintf("profile=%d", runner.ProfileHz))

@@ -38,9 +38,10 @@ type PortIO struct {
 // it done. The estimate is the middle of the interval those brackets allow, and the width of the
 // interval is the uncertainty. A stall in the middle of the window costs nothing (the PIT and the
 // clock both go on); one that hides the end widens the interval, and the measurement is made
-// again: tries times at most (at least once), keeping the surest, stopping early at one below
-// goodPPM. Linux's quick_pit_calibrate bounds its error the same way (arch/x86/kernel/tsc.c).
-func Measure(io PortIO, ticks uint16, clock func() uint64, tries int) (hz, ppm uint64) {
+// again: tries times at most (at least once), keeping the surest, stopping early at one within
+// goodPPM (GoodPPM for a calibration). Linux's quick_pit_calibrate bounds its error the same way
+// (arch/x86/kernel/tsc.c).
+func Measure(io PortIO, ticks uint16, clock func() uint64, tries int, goodPPM uint64) (hz, ppm uint64) {
 	best, bestPPM := uint64(0), uint64(1<<63)
 	for i := 0; i < max(tries, 1) && bestPPM > goodPPM; i++ {
 		h, p := measureOnce(io, ticks, clock)
@@ -51,9 +52,9 @@ func Measure(io PortIO, ticks uint16, clock func() uint64, tries int) (hz, ppm u
 	return best, bestPPM
 }
 
-// goodPPM is an uncertainty that needs no further try: 0.1% (the estimate, the middle of the
-// interval, is then within 0.05%: 0.5 ms a second).
-const goodPPM = 1000
+// GoodPPM is an uncertainty that needs no further try when calibrating a clock: 0.1% (the
+// estimate, the middle of the interval, is then within 0.05%: 0.5 ms a second).
+const GoodPPM = 1000
 
 // measureOnce makes one bracketed measurement (see Measure).
 func measureOnce(io PortIO, ticks uint16, clock func() uint64) (hz, ppm uint64) {

@@ -66,7 +66,7 @@ const ticks10ms = 11932 // 10 ms of PIT periods
 
 func TestMeasureQuiet(t *testing.T) {
 	s := &sim{step: 1000, hz: 2.445e9, stall: func() float64 { return 0 }}
-	hz, ppm := Measure(s.io(), ticks10ms, s.clock, 8)
+	hz, ppm := Measure(s.io(), ticks10ms, s.clock, 8, GoodPPM)
 	if d := relErr(hz, s.hz); d > 0.001 || ppm > 1000 {
 		t.Fatalf("quiet machine: %d Hz (off by %.4f%%), uncertainty %d ppm", hz, d*100, ppm)
 	}
@@ -86,7 +86,7 @@ func TestMeasureStalls(t *testing.T) {
 			}
 			return 0
 		}
-		hz, _ := Measure(s.io(), ticks10ms, s.clock, 8)
+		hz, _ := Measure(s.io(), ticks10ms, s.clock, 8, GoodPPM)
 		worst = max(worst, relErr(hz, s.hz))
 	}
 	if worst > 0.001 {
@@ -108,7 +108,7 @@ func TestMeasureUncertainty(t *testing.T) {
 		return 0
 	}
 	_, ppm := measureOnce(s.io(), ticks10ms, s.clock)
-	if ppm < goodPPM {
+	if ppm < GoodPPM {
 		t.Fatalf("a 5 ms stall at the end reported as %d ppm", ppm)
 	}
 }

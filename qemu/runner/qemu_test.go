@@ -11,6 +11,7 @@ import (
 	"net"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -75,6 +76,16 @@ func TestFakeKernelKinds(t *testing.T) {
 			opts, args, err := ParseCmdline(line)
 			if err != nil {
 				t.Fatalf("guest saw %q: %v", line, err)
+			}
+			// The host's TSC rate comes last, where the host has an invariant TSC (hosttsc.go).
+			if n := len(opts); n > 0 && strings.HasPrefix(opts[n-1], "tsc_hz=") {
+				hz, err := strconv.ParseUint(opts[n-1][7:], 10, 64)
+				if err != nil || hz < 1e8 || hz > 1e11 || !hasRDTSC || !invariantTSC() {
+					t.Errorf("%s: not a host TSC rate (hasRDTSC %v)", opts[n-1], hasRDTSC)
+				}
+				opts = opts[:n-1]
+			} else if hasRDTSC && invariantTSC() {
+				t.Errorf("no tsc_hz option on a host with an invariant TSC: %q", opts)
 			}
 			// The program's arguments travel in the argument module (argsmod.go), not here.
 			// cwd=/: the test's directory is in no -fs.

@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -102,6 +103,7 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	tsc := startTSC() // measured across the build: hosttsc.go
 	logf := func(format string, a ...any) {
 		if cfg.Log != nil {
 			fmt.Fprintf(cfg.Log, "gmpos: "+format+"\n", a...)
@@ -161,9 +163,8 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	} else {
 		root.Cwd = "" // the user's: not checked against the archive
 	}
-	cmdline, err := Cmdline(argv0, kopts, nil)
-	if err != nil {
-		return nil, err
+	if _, err := Cmdline(argv0, kopts, nil); err != nil {
+		return nil, err // checked before the build; made with the TSC rate before QEMU starts
 	}
 
 	// QEMU prepends the image path to the Multiboot command line, and the
@@ -263,6 +264,13 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	}
 	for _, f := range cfg.Net.HostFwd {
 		logf("forwarding 127.0.0.1:%d (tcp) to the guest's port %d", f.Host, f.Guest)
+	}
+	if hz := tsc.hostTSCHz(); hz != 0 && cfg.Machine.Accel == "tcg" && !hasOption(kopts, "tsc_hz") {
+		kopts = append(kopts, "tsc_hz="+strconv.FormatUint(hz, 10))
+	}
+	cmdline, err := Cmdline(argv0, kopts, nil)
+	if err != nil {
+		return nil, err
 	}
 	args := append(QEMUArgs(cfg.Machine, img, cmdline, socks), NetArgs(cfg.Net, res.Net, sink)...)
 	if conL != nil {

@@ -17,17 +17,17 @@ import (
 var portIO = pit.PortIO{In: amd64.Inb, Out: amd64.Outb}
 
 // MeasureHz returns the frequency of the counter read by counting how far it advances during ns
-// nanoseconds of PIT time (at most 54.9 ms, the PIT's 16-bit range). The PIT runs at a fixed
-// 1.193182 MHz on every PC, so it is the one clock whose rate the kernel knows without being
-// told. Each measurement bounds its own error (pit.Measure); up to measureTries are made until
-// one is within 0.05%, which one is on a quiet machine. Boot only.
-func (b *Board) MeasureHz(read func() uint64, ns int64) uint64 {
+// nanoseconds of PIT time (at most 54.9 ms, the PIT's 16-bit range), and its uncertainty in
+// parts per million. The PIT runs at a fixed 1.193182 MHz on every PC, so it is the one clock
+// whose rate the kernel knows without being told. Each measurement bounds its own error
+// (pit.Measure); up to measureTries are made until one is within goodPPM, which one 10 ms
+// measurement is at 0.1% on a quiet machine. Boot only.
+func (b *Board) MeasureHz(read func() uint64, ns int64, goodPPM uint64) (hz, ppm uint64) {
 	ticks := uint64(ns) * pit.Hz / 1_000_000_000
 	if ticks == 0 || ticks > 0xffff {
 		ticks = 0xffff
 	}
-	hz, _ := pit.Measure(portIO, uint16(ticks), read, measureTries)
-	return hz
+	return pit.Measure(portIO, uint16(ticks), read, measureTries, goodPPM)
 }
 
 // measureTries bounds the boot time a loaded host can cost: 8 × 10 ms at worst.
