@@ -75,6 +75,9 @@ func sysFutex(t *Thread, gp sched.GID, cpu int, addr uintptr, op int32, val uint
 		}
 		t.waitObj = addr
 		t.waitArg = uint64(bitset)
+		if timeout != 0 {
+			deadline += timerSlack() // futex_setup_timer: the hrtimer's range is the slack
+		}
 		block(t, gp, cpu, waitFutex, deadline)
 		stats.futexWaits++
 		return 0

@@ -183,7 +183,7 @@ func sysNanosleep(t *Thread, gp sched.GID, cpu int, req uintptr) int64 {
 	if ns == 0 {
 		return 0
 	}
-	block(t, gp, cpu, waitSleep, nanotime()+ns)
+	block(t, gp, cpu, waitSleep, nanotime()+ns+timerSlack())
 	return 0
 }
 
@@ -216,6 +216,6 @@ func sysClockNanosleep(t *Thread, gp sched.GID, cpu int, clk int32, flags int32,
 	if deadline <= nanotime() {
 		return 0
 	}
-	block(t, gp, cpu, waitSleep, deadline)
+	block(t, gp, cpu, waitSleep, deadline+timerSlack())
 	return 0
 }
