@@ -33,6 +33,19 @@ type cpuState struct {
 
 	// Atomic: set by the BKL holder, cleared by this core (smp.go).
 	flushReq atomic.Uint32 // 1: drop cached translations (TLB shootdown) and clear
+
+	// The idle poll (idle.go), all but polling owned by the core: pollUntil is when the poll
+	// ends (0: no poll), pollDeadline whether that is a deadline to handle; pollWindow the
+	// adaptive halt-poll window and idleStart when the current idle stretch began (0: none
+	// being judged); the counts are klog's. polling is pollOff/pollActive, set by the core, and
+	// pollKicked, set by a waker instead of an IPI (WakeM).
+	pollUntil     int64
+	pollDeadline  bool
+	pollWindow    int64
+	idleStart     int64
+	polling       atomic.Int32
+	pollKicks     uint64
+	pollDeadlines uint64
 }
 
 // cpus is every core's state; ncpu of them are in use.

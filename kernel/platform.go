@@ -21,8 +21,10 @@ func (platform) Now() int64 { return nanotime() }
 // itself needs no IPI: it calls Schedule on its way out of the kernel anyway. An IPI that arrives
 // before the target halts is not lost: the idle loop enables interrupts and halts atomically
 // (sched/doc.go, "Delicate dance").
+//
+// A core that is polling for a near deadline (idle.go) is woken with a store instead.
 func (platform) WakeM(pid int) {
-	if pid != arch.Current().ID() {
+	if pid != arch.Current().ID() && !kickPoll(pid) {
 		arch.SendIPI(pid, arch.IPIWake)
 	}
 }

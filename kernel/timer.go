@@ -53,6 +53,9 @@ func armTimer(cpu int, running bool) {
 			next = tick
 		}
 	}
+	if !running && idlePollFor(cpu, next, now) {
+		return // the deadline is too near to sleep through: the core polls for it (idle.go)
+	}
 	if next == c.timerArmed && next > now {
 		return
 	}

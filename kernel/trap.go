@@ -38,10 +38,31 @@ func trap(f *arch.Frame) *arch.Frame {
 		}
 		kernelFault(f, "")
 	}
+	r := trapBKL(f, kind, n, cpu, t0)
+	// Going idle with a wake-up due within microseconds: wait for it here (idle.go), then
+	// handle it as its interrupt, without one.
+	for r == nil {
+		ev := idlePoll(cpu)
+		if ev == pollNone {
+			break
+		}
+		k := arch.TrapTimer
+		if ev == pollWake {
+			k = arch.TrapIPI
+		}
+		r = trapBKL(nil, k, int(arch.IPIWake), cpu, arch.Cycles())
+	}
+	return r
+}
+
+// trapBKL is trap's work under the big kernel lock, with the accounting around it. f is nil for
+// an event the idle poll found (idle.go): a deadline (TrapTimer) or a wake-up (TrapIPI), with
+// no interrupt to acknowledge.
+func trapBKL(f *arch.Frame, kind arch.TrapKind, n, cpu int, t0 uint64) *arch.Frame {
 	b := ktimeBucket(f, kind)
 	entry := nanotime() // waiting for the BKL is the thread's time too (cputime.go)
 	var pc, fp uintptr  // where the interrupted thread was, for the profiler (profile.go)
-	if f.FromUser() {
+	if f != nil && f.FromUser() {
 		pc, fp = f.PC(), f.FramePointer()
 	}
 	bklLock(cpu)
@@ -55,6 +76,7 @@ func trap(f *arch.Frame) *arch.Frame {
 		idle = t0 - c.idleSince
 		c.idleCycles += idle
 		c.idleSince = 0
+		idleEnded(cpu, entry, kind == arch.TrapIPI && arch.IPI(n) == arch.IPIWake) // idle.go
 	}
 	gp := c.cur
 	if pc == 0 {
@@ -79,7 +101,7 @@ func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int, entry int64) 
 	chargeUser(cpu, entry)
 	gp := cpus[cpu].cur
 	var t *Thread
-	if gp != 0 && f.FromUser() {
+	if gp != 0 && f != nil && f.FromUser() {
 		t = &threads[gp]
 		t.frame = *f
 		setCurrent(int(t.proc))
@@ -99,8 +121,10 @@ func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int, entry int64) 
 	case arch.TrapFault:
 		userFault(t, gp, cpu)
 	case arch.TrapTimer:
-		arch.EOI(f)
-		cpus[cpu].timerArmed = 0 // the one-shot timer has fired
+		if f != nil { // not the idle poll's deadline (idle.go)
+			arch.EOI(f)
+			cpus[cpu].timerArmed = 0 // the one-shot timer has fired
+		}
 		if t != nil {
 			cpuTimersCheck(gp, cpu) // a CPU timer's signal lands where the tick found the thread
 			profTick(t, gp, cpu, nanotime())
@@ -108,8 +132,10 @@ func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int, entry int64) 
 		timerTick(cpu)
 	case arch.TrapIRQ:
 		irqDispatch(f, n, cpu)
-	case arch.TrapIPI: // IPIWake: leaving the idle halt was the point
-		arch.EOI(f)
+	case arch.TrapIPI: // IPIWake: leaving the idle halt (or poll) was the point
+		if f != nil {
+			arch.EOI(f)
+		}
 	case arch.TrapSpurious:
 		// No EOI for a spurious interrupt (it was never delivered as one).
 	default:
