@@ -46,7 +46,10 @@
 // After boot the kernel only ever runs inside trap (trap.go). The architecture saved the
 // interrupted thread's registers in a frame on this core's kernel stack; trap handles the event
 // and returns the frame to resume — the same thread, another one (the scheduler's choice), or nil
-// to halt the core until the next interrupt. The kernel never blocks and is never preempted.
+// to halt the core until the next interrupt. The kernel never blocks and is never preempted. A
+// core about to halt first polls briefly without the BKL (idle.go): a deadline due within
+// microseconds, or another core's wake-up within the halt-poll window, is then handled as its
+// interrupt would be, with no interrupt.
 //
 // # Contexts
 //

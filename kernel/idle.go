@@ -27,7 +27,8 @@ import "gmpos/kernel/arch"
 // frame), without the timer's two local-APIC accesses and its interrupt.
 //
 // Device interrupts wait at most the window (they are pending, not lost), and a TLB shootdown is
-// acknowledged from the loop (ackFlush), since its sender waits for it.
+// acknowledged from the loop (ackFlush), since its sender waits for it. klog's ktime charges a
+// polled deadline to the "timer" bucket and a kick to "ipi", as the interrupts they replace.
 
 const (
 	idlePollNS          = 30_000  // a deadline this near is polled for rather than slept through

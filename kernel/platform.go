@@ -22,7 +22,7 @@ func (platform) Now() int64 { return nanotime() }
 // before the target halts is not lost: the idle loop enables interrupts and halts atomically
 // (sched/doc.go, "Delicate dance").
 //
-// A core that is polling for a near deadline (idle.go) is woken with a store instead.
+// A core that is polling before it halts (idle.go) is woken with a store instead.
 func (platform) WakeM(pid int) {
 	if pid != arch.Current().ID() && !kickPoll(pid) {
 		arch.SendIPI(pid, arch.IPIWake)

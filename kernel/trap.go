@@ -39,8 +39,8 @@ func trap(f *arch.Frame) *arch.Frame {
 		kernelFault(f, "")
 	}
 	r := trapBKL(f, kind, n, cpu, t0)
-	// Going idle with a wake-up due within microseconds: wait for it here (idle.go), then
-	// handle it as its interrupt, without one.
+	// Going idle: poll first (idle.go) for a deadline due within microseconds or a wake-up
+	// from another core, and handle what ends the poll as its interrupt, without one.
 	for r == nil {
 		ev := idlePoll(cpu)
 		if ev == pollNone {
