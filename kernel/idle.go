@@ -26,6 +26,10 @@ import "gmpos/kernel/arch"
 // then ends at the deadline, which is handled as the timer interrupt would be (trap, nil
 // frame), without the timer's two local-APIC accesses and its interrupt.
 //
+// The core marks itself polling before it releases the BKL (trapBKL): a waker that queues a
+// thread for it afterwards — after its scheduler last looked — then always finds it polling or
+// halted, never in between, where the IPI would wait unseen until the window ends.
+//
 // Device interrupts wait at most the window (they are pending, not lost), and a TLB shootdown is
 // acknowledged from the loop (ackFlush), since its sender waits for it. klog's ktime charges a
 // polled deadline to the "timer" bucket and a kick to "ipi", as the interrupts they replace.
@@ -82,8 +86,7 @@ func idlePoll(cpu int) pollEvent {
 		c.idleStart = start // halting at once: idleEnded judges the window by this stretch
 		return pollNone
 	}
-	c.pollUntil = 0
-	c.polling.Store(pollActive)
+	c.pollUntil = 0 // polling is pollActive already (trapBKL), or pollKicked
 	for nanotime() < until && c.polling.Load() != pollKicked {
 		ackFlush(cpu) // a shootdown's sender waits for this core
 		arch.Pause()

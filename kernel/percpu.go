@@ -46,7 +46,14 @@ type cpuState struct {
 	polling       atomic.Int32
 	pollKicks     uint64
 	pollDeadlines uint64
+
+	// wakeIPIs are the cores this core must send a wake-up IPI once it releases the BKL (bit i:
+	// core i; smp.go bklUnlock). Only this core touches it.
+	wakeIPIs uint16
 }
+
+// wakeIPIs has a bit per core.
+const _ = uint16(1) << (arch.MaxCPU - 1)
 
 // cpus is every core's state; ncpu of them are in use.
 var cpus [arch.MaxCPU]cpuState

@@ -22,10 +22,11 @@ func (platform) Now() int64 { return nanotime() }
 // before the target halts is not lost: the idle loop enables interrupts and halts atomically
 // (sched/doc.go, "Delicate dance").
 //
-// A core that is polling before it halts (idle.go) is woken with a store instead.
+// A core that is polling before it halts (idle.go) is woken with a store instead, and the IPI
+// itself is sent when this core releases the BKL (smp.go bklUnlock), not while it holds it.
 func (platform) WakeM(pid int) {
-	if pid != arch.Current().ID() && !kickPoll(pid) {
-		arch.SendIPI(pid, arch.IPIWake)
+	if self := arch.Current().ID(); pid != self && !kickPoll(pid) {
+		cpus[self].wakeIPIs |= 1 << pid
 	}
 }
 

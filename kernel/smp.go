@@ -4,6 +4,7 @@
 package kernel
 
 import (
+	"math/bits"
 	"sync/atomic"
 	_ "unsafe" // for go:linkname
 
@@ -49,7 +50,27 @@ func bklLock(cpu int) {
 	stats.bklSpinCycles += arch.Cycles() - t0
 }
 
-func bklUnlock() { bkl.Store(0) }
+// bklUnlock releases the big kernel lock, then sends the wake-up IPIs its holder deferred
+// (platform.go WakeM). An IPI is a write to the emulated local APIC's command register, tens of
+// µs under TCG when QEMU's own lock is busy, and the other cores need not wait for the BKL
+// meanwhile: the target takes the IPI whenever it comes, halted or not, and a thread it is to
+// run is already on its queue.
+func bklUnlock() {
+	holder := int(bkl.Load()) - 1
+	bkl.Store(0)
+	if holder >= 0 {
+		sendDeferredWakes(holder)
+	}
+}
+
+// sendDeferredWakes sends the wake-up IPIs core cpu deferred while it held the BKL. Only cpu
+// touches its own mask, so no lock is needed.
+func sendDeferredWakes(cpu int) {
+	for m := cpus[cpu].wakeIPIs; m != 0; m &= m - 1 {
+		arch.SendIPI(bits.TrailingZeros16(m), arch.IPIWake)
+	}
+	cpus[cpu].wakeIPIs = 0
+}
 
 // ackFlush performs a pending TLB flush request for this core.
 func ackFlush(cpu int) {

@@ -90,6 +90,11 @@ func trapBKL(f *arch.Frame, kind arch.TrapKind, n, cpu int, t0 uint64) *arch.Fra
 	profCharge(cpu, b, t1-tl, tl-t0, idle, gp, pc, fp)
 	if r == nil {
 		c.idleSince = t1 // halting until the next interrupt
+		if c.pollUntil != 0 {
+			// Polling from before the lock is released: a waker that queues a thread here
+			// after it (and so after this core's scheduler looked) kicks the poll (idle.go).
+			c.polling.Store(pollActive)
+		}
 	}
 	bklUnlock()
 	return r
