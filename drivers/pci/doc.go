@@ -1,6 +1,8 @@
 // Package pci reads and programs PCI and PCI Express functions through their configuration
 // space: it enumerates the functions behind the host bridge, decodes and sizes their base address
-// registers, walks their capability lists and programs MSI-X. It knows no architecture and no
+// registers, gives memory BARs that a firmware left unset an address (assign.go: a minimal
+// firmware such as qboot sets none), walks their capability lists and programs MSI-X. It knows
+// no architecture and no
 // board: the board supplies a configuration-access mechanism (Config) — ECAM, the memory-mapped
 // one that PCI Express and arm64 machines use, is here; the PC's I/O-port mechanism is in
 // gmpos/kernel/board/pc — and maps whatever memory the caller needs, so the same code runs on

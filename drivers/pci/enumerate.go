@@ -15,8 +15,9 @@ type Function struct {
 // Enumerate finds the functions reachable through c and fills out with them, in bus, device,
 // function order per bus, buses in the order they were discovered; it returns how many it
 // stored (functions beyond len(out) are not reported). It does not assign bus numbers, BARs or
-// interrupt lines: the firmware has (on QEMU, SeaBIOS or EDK2; on arm64 virt, nobody, and
-// everything is on bus 0).
+// interrupt lines. On QEMU, SeaBIOS or EDK2 has assigned them all; qboot assigns none, and the
+// kernel gives the BARs of the functions it drives addresses itself (assign.go); on arm64 virt
+// nobody does, and everything is on bus 0.
 //
 // A device is present when function 0's vendor ID is not 0xffff (PCI 3.0 §6.2.1); functions 1-7
 // are probed only when function 0's header type has bit 7 set (§6.2.1, multi-function). A

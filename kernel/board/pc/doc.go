@@ -37,5 +37,6 @@
 // # Files
 //
 // board.go the Board type; multiboot.go, acpi.go the firmware's hand-off; console.go the
-// serial ports; clock.go PIT and RTC; ioapic.go, pic.go, rtc.go device interrupts; exit.go.
+// serial ports; clock.go PIT and RTC; ioapic.go, pic.go, rtc.go device interrupts; pci.go
+// configuration access and the memory window for unassigned BARs; exit.go.
 package pc
