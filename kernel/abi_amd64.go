@@ -141,7 +141,7 @@ func saveSigcontext(fr *sigframe, t *Thread, trapno uint64, faultAddr uintptr) {
 		store64(fr.uc+ucMcontext+uintptr(8*i), v)
 	}
 	store64(fr.uc+ucSigmask, sigmaskToSave(t))
-	copyWords(fr.fpstate, t.fpArea(), sigFPStateLen)
+	copyWords(fr.fpstate, t.fpState(), sigFPStateLen)
 }
 
 // enterHandler points the thread at the handler: handler(sig, info, uc) with the return address
@@ -203,8 +203,9 @@ func restoreSigcontext(t *Thread, uc uintptr) bool {
 		if fp&15 != 0 || !userRange(fp, sigFPStateLen, false) {
 			return false
 		}
-		copyWords(t.fpArea(), fp, sigFPStateLen)
-		arch.SanitizeFPState(t.fpArea())
+		a := t.fpState()
+		copyWords(a, fp, sigFPStateLen)
+		arch.SanitizeFPState(a)
 	}
 	return true
 }

@@ -124,7 +124,7 @@ func sysExecve(t *Thread, gp sched.GID, cpu int, path, argv, envp uintptr) (int6
 		}
 	}
 	t.frame = arch.NewUserFrame(uintptr(img.Entry), sp)
-	arch.InitFPState(t.fpArea())
+	arch.InitFPState(t.fpState())
 	t.tls = 0
 	t.altSP, t.altSize, t.altFlags = 0, 0, 0
 	t.named = false

@@ -210,7 +210,7 @@ func sysVfork(t *Thread, gp sched.GID, cpu int, flags uint64, stack uintptr) int
 		child.frame.SetStackPointer(stack)
 	}
 	child.tls = t.tls
-	copyWords(child.fpArea(), t.fpArea(), arch.FPStateSize)
+	copyWords(child.fpArea(), t.fpState(), arch.FPStateSize)
 	child.sigmask = t.sigmask
 	child.altSP, child.altSize, child.altFlags = t.altSP, t.altSize, t.altFlags
 	startThread(cgp, cpu)

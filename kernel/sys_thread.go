@@ -68,7 +68,7 @@ func sysClone(t *Thread, gp sched.GID, cpu int, a [6]uint64) int64 {
 	if flags&cloneSettls != 0 {
 		child.tls = tls
 	}
-	copyWords(child.fpArea(), t.fpArea(), arch.FPStateSize)
+	copyWords(child.fpArea(), t.fpState(), arch.FPStateSize)
 	child.sigmask = t.sigmask // signals stay blocked in the child until its minit unblocks them
 	child.proc = t.proc
 	procOf(t).threads++

@@ -76,6 +76,15 @@ func (t *Thread) fpArea() uintptr {
 	return (ptrOf(&t.fp[0]) + arch.FPStateAlign - 1) &^ (arch.FPStateAlign - 1)
 }
 
+// fpState is fpArea for code that reads or writes the area's contents: if t is the thread whose
+// trap this is, part of its FP state may still be in this core's registers, and it is written
+// back first (kernel/arch/amd64 fpu.go). BKL held.
+func (t *Thread) fpState() uintptr {
+	a := t.fpArea()
+	arch.Current().SaveFP(a)
+	return a
+}
+
 // newThread takes a G from the scheduler and clears the matching thread. The G is not runnable
 // yet (sched.NewG): the caller fills in the thread, then calls startThread — with several cores,
 // another core could otherwise pick the G up before its registers exist.

@@ -167,6 +167,7 @@ func schedule(cpu int) *arch.Frame {
 					netStats[netabi.NetIdleHalts]++
 				}
 				c.cur = 0
+				arch.Current().PrepareIdle() // no thread's FP state stays behind in the registers
 				chargeSystem(cpu, 0)
 				armTimer(cpu, false)
 				return nil

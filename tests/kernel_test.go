@@ -235,8 +235,8 @@ func TestGuestPolicyImbalance(t *testing.T) {
 	}
 }
 
-// TestGuestFPUState: each thread's XMM registers survive the kernel's time slicing (FXSAVE on
-// entry, FXRSTOR on resume). With the runtime's async preemption off, the threads trade the core
+// TestGuestFPUState: each thread's XMM registers survive the kernel's time slicing (saved on
+// entry, restored on resume). With the runtime's async preemption off, the threads trade the core
 // only through kernel preemption; without the FXRSTOR in resume the results come out wrong.
 func TestGuestFPUState(t *testing.T) {
 	if native() {
@@ -245,6 +245,17 @@ func TestGuestFPUState(t *testing.T) {
 	g := boot(t, pkg("fpu"), opts{kopts: []string{"env=GODEBUG=asyncpreemptoff=1"}})
 	g.wantCode(t, 0)
 	g.wantStdout(t, "results identical under preemption: true\n")
+}
+
+// TestGuestFPUx87: each thread's x87 state survives system calls, switches between threads and
+// signal frames. The entry saves only the SSE registers and leaves the x87 state in the
+// registers until a switch needs it (kernel/arch/amd64 fpu.go); two threads on one core, each
+// with its own x87 control word and stack value, check theirs after every trap. Writing nothing
+// back on a switch fails it in the first rounds.
+func TestGuestFPUx87(t *testing.T) {
+	g := boot(t, pkg("fpu"), opts{args: []string{"x87"}})
+	g.wantCode(t, 0)
+	g.wantStdout(t, "x87 state kept: true (376 signals)\n")
 }
 
 // TestGuestSignalsMidComputation: a thread in the middle of a floating-point loop is interrupted by

@@ -26,6 +26,8 @@ var (
 	_ func() *CPU                  = Current
 	_ func(*CPU) int               = (*CPU).ID
 	_ func(*CPU, uintptr, uintptr) = (*CPU).PrepareResume
+	_ func(*CPU)                   = (*CPU).PrepareIdle
+	_ func(*CPU, uintptr)          = (*CPU).SaveFP
 	_ func(*CPU, uintptr, uintptr) = (*CPU).UseKernelStack
 	_ func(*Frame)                 = Enter
 	_ func() uintptr               = UserEntry

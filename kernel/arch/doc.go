@@ -43,6 +43,7 @@
 //	Current()                      this core's CPU; c.ID() its index (0 = the boot core)
 //	c.PrepareResume(fpArea, tls)   the FP save area and the TLS register of the thread about
 //	                               to be resumed (x86: FS base; arm64: TPIDR_EL0)
+//	c.PrepareIdle()                the core halts instead: no thread's state may stay behind
 //	c.UseKernelStack(lo, hi)       the stack traps use from the next Enter on
 //	Enter(f)                       leave the kernel for the first time on this core; never returns
 //	UserEntry()                    the Go program's ELF entry (the runtime's _rt0_<arch>_linux)
@@ -52,6 +53,9 @@
 //	FPStateSize, FPStateAlign   size and alignment of a thread's FP save area
 //	InitFPState(a)              the state a new Linux process starts with
 //	SanitizeFPState(a)          make state read from user memory safe to restore
+//	c.SaveFP(a)                 before reading or writing area a: if it belongs to the thread
+//	                            that trapped, the part the entry left in the registers (x86:
+//	                            the x87 state) is written back first
 //
 // # Interrupts, timer, clock
 //

@@ -51,6 +51,7 @@ type CPU struct {
 	kernelFS  uintptr // FS base while in the kernel: &ktls[1]
 	userFS    uintptr // FS base of the thread about to be resumed
 	fpArea    uintptr // FXSAVE area (512 bytes, 16-aligned) of the thread about to be resumed/saved
+	fpLive    uintptr // the area whose x87 state is still in the registers, SSE part saved (fpu.go)
 	inKernel  uintptr // nonzero while kernel Go code runs on this CPU
 	id        uintptr // index into cpus
 	// Kernel stack to switch to on Enter (UseKernelStack).
@@ -103,7 +104,13 @@ func (c *CPU) ID() int { return int(c.id) }
 // PrepareResume records the FP save area and the TLS base (FS base) of the thread whose frame
 // trap is about to return; resume (trap_amd64.s) loads both. fpArea must be aligned to
 // FPStateAlign (FXRSTOR faults otherwise, SDM Vol. 2A).
+//
+// A thread other than the one that trapped gets its whole saved state, so the trapped thread's
+// x87 state, still in the registers, is written back to its area first (fpu.go).
 func (c *CPU) PrepareResume(fpArea, tls uintptr) {
+	if c.fpLive != fpArea {
+		c.SaveFP(c.fpLive)
+	}
 	c.fpArea = fpArea
 	c.userFS = tls
 }

@@ -25,11 +25,12 @@
 // # Entry and exit (trap_amd64.s)
 //
 // Every entry builds the same Frame: vector stubs push an error code where the CPU does not, the
-// SYSCALL entry fakes an interrupt frame from RCX/R11. trapCommon saves the general registers,
-// FXSAVEs the interrupted thread's x87/SSE state (kernel Go code uses XMM registers; AVX is left
-// disabled so that FXSAVE covers the whole state), points FS at the kernel TLS so that Go code
-// finds the kernel g at FS:-8, and calls the kernel's trap. resume does the reverse for the frame
-// trap returns and leaves with IRETQ (SYSRET would only save a few cycles and has the
+// SYSCALL entry fakes an interrupt frame from RCX/R11. trapCommon saves the general registers
+// and the interrupted thread's SSE registers (kernel Go code uses XMM registers, never x87; the
+// x87 state stays in the registers until a thread switch writes it back, fpu.go), points FS at
+// the kernel TLS so that Go code finds the kernel g at FS:-8, and calls the kernel's trap. resume
+// does the reverse for the frame trap returns (the SSE registers only when the same thread
+// continues, the whole FXSAVE image otherwise) and leaves with IRETQ (SYSRET would only save a few cycles and has the
 // non-canonical-RCX pitfall, SDM Vol. 2B SYSRET). The assembly takes Frame and CPU offsets,
 // selectors and the SYSCALL pseudo-vector from go_asm.h, generated from the Go declarations.
 //

@@ -15,6 +15,8 @@
 
 #define GS	BYTE $0x65
 #define MSR_FS_BASE	0xc0000100	// IA32_FS_BASE (SDM Vol. 4, Table 2-2)
+#define fxMXCSR	const_fxMXCSR	// FXSAVE image offsets (fpu.go)
+#define fxXMM	const_fxXMM
 
 // func vectorStubs() uintptr
 TEXT ·vectorStubs(SB),NOSPLIT,$0-8
@@ -92,12 +94,31 @@ TEXT ·trapCommon(SB),NOSPLIT|NOFRAME,$0
 	MOVQ	AX, Frame_AX(SP)
 	CLD
 
-	// The interrupted thread's x87/SSE state belongs to it: kernel Go code uses XMM registers.
+	// The interrupted thread's SSE state belongs to it: kernel Go code uses XMM registers and
+	// MXCSR, never x87/MMX, so only those are saved here, into their FXSAVE-layout slots; the
+	// x87 state stays live in the registers (CPU.fpLive) until fpFlush or resume (fpu.go).
 	// From CPL 0 the only interruptible code is the idle loop, which has no FP state.
 	TESTQ	$3, Frame_CS(SP)	// from CPL 3?
 	JZ	kernelmode
 	GS; MOVQ	CPU_fpArea, AX
-	FXSAVE64	(AX)
+	STMXCSR	fxMXCSR(AX)
+	MOVAPS	X0, (fxXMM+0*16)(AX)
+	MOVAPS	X1, (fxXMM+1*16)(AX)
+	MOVAPS	X2, (fxXMM+2*16)(AX)
+	MOVAPS	X3, (fxXMM+3*16)(AX)
+	MOVAPS	X4, (fxXMM+4*16)(AX)
+	MOVAPS	X5, (fxXMM+5*16)(AX)
+	MOVAPS	X6, (fxXMM+6*16)(AX)
+	MOVAPS	X7, (fxXMM+7*16)(AX)
+	MOVAPS	X8, (fxXMM+8*16)(AX)
+	MOVAPS	X9, (fxXMM+9*16)(AX)
+	MOVAPS	X10, (fxXMM+10*16)(AX)
+	MOVAPS	X11, (fxXMM+11*16)(AX)
+	MOVAPS	X12, (fxXMM+12*16)(AX)
+	MOVAPS	X13, (fxXMM+13*16)(AX)
+	MOVAPS	X14, (fxXMM+14*16)(AX)
+	MOVAPS	X15, (fxXMM+15*16)(AX)
+	GS; MOVQ	AX, CPU_fpLive
 kernelmode:
 	// FS → kernel TLS, so Go code finds the kernel g at FS:-8.
 	GS; MOVQ	CPU_kernelFS, AX
@@ -131,8 +152,33 @@ TEXT ·resume(SB),NOSPLIT|NOFRAME,$0
 	MOVQ	AX, BX
 	TESTQ	$3, Frame_CS(BX)
 	JZ	restore
+	// The same thread whose x87 state is still live (fpu.go): reload its SSE state only.
+	// Anything else — another thread, or state fpFlush completed — is the whole FXSAVE image.
 	GS; MOVQ	CPU_fpArea, AX
+	GS; CMPQ	AX, CPU_fpLive
+	JNE	fullfp
+	LDMXCSR	fxMXCSR(AX)
+	MOVAPS	(fxXMM+0*16)(AX), X0
+	MOVAPS	(fxXMM+1*16)(AX), X1
+	MOVAPS	(fxXMM+2*16)(AX), X2
+	MOVAPS	(fxXMM+3*16)(AX), X3
+	MOVAPS	(fxXMM+4*16)(AX), X4
+	MOVAPS	(fxXMM+5*16)(AX), X5
+	MOVAPS	(fxXMM+6*16)(AX), X6
+	MOVAPS	(fxXMM+7*16)(AX), X7
+	MOVAPS	(fxXMM+8*16)(AX), X8
+	MOVAPS	(fxXMM+9*16)(AX), X9
+	MOVAPS	(fxXMM+10*16)(AX), X10
+	MOVAPS	(fxXMM+11*16)(AX), X11
+	MOVAPS	(fxXMM+12*16)(AX), X12
+	MOVAPS	(fxXMM+13*16)(AX), X13
+	MOVAPS	(fxXMM+14*16)(AX), X14
+	MOVAPS	(fxXMM+15*16)(AX), X15
+	JMP	fpdone
+fullfp:
 	FXRSTOR64	(AX)
+fpdone:
+	GS; MOVQ	$0, CPU_fpLive
 	GS; MOVQ	CPU_userFS, AX
 	MOVQ	AX, DX
 	SHRQ	$32, DX
@@ -183,4 +229,33 @@ TEXT ·rt0Addr(SB),NOSPLIT,$0-8
 TEXT ·currentCPU(SB),NOSPLIT,$0-8
 	GS; MOVQ	CPU_self, AX
 	MOVQ	AX, ret+0(FP)
+	RET
+
+// func fpComplete(a uintptr)
+// Completes area, whose SSE part the entry saved while its x87 part is still in the registers:
+// reload the saved SSE state, then FXSAVE everything. Then Go's state again: X15 = 0, MXCSR
+// 0x1f80 (the other X registers are scratch in Go's ABI).
+TEXT ·fpComplete(SB),NOSPLIT,$8-8
+	MOVQ	a+0(FP), AX
+	LDMXCSR	fxMXCSR(AX)
+	MOVAPS	(fxXMM+0*16)(AX), X0
+	MOVAPS	(fxXMM+1*16)(AX), X1
+	MOVAPS	(fxXMM+2*16)(AX), X2
+	MOVAPS	(fxXMM+3*16)(AX), X3
+	MOVAPS	(fxXMM+4*16)(AX), X4
+	MOVAPS	(fxXMM+5*16)(AX), X5
+	MOVAPS	(fxXMM+6*16)(AX), X6
+	MOVAPS	(fxXMM+7*16)(AX), X7
+	MOVAPS	(fxXMM+8*16)(AX), X8
+	MOVAPS	(fxXMM+9*16)(AX), X9
+	MOVAPS	(fxXMM+10*16)(AX), X10
+	MOVAPS	(fxXMM+11*16)(AX), X11
+	MOVAPS	(fxXMM+12*16)(AX), X12
+	MOVAPS	(fxXMM+13*16)(AX), X13
+	MOVAPS	(fxXMM+14*16)(AX), X14
+	MOVAPS	(fxXMM+15*16)(AX), X15
+	FXSAVE64	(AX)
+	XORPS	X15, X15
+	MOVL	$0x1f80, 0(SP)
+	LDMXCSR	0(SP)
 	RET

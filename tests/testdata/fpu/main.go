@@ -36,6 +36,10 @@ func main() {
 		signals()
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "x87" {
+		x87()
+		return
+	}
 	const n = 3_000_000
 	seeds := []float64{1.5, 2.75}
 	want := make([]float64, len(seeds))
