@@ -137,14 +137,16 @@ func userTime(since, entry, until int64) int64 {
 func resumed(cpu int) { acct[cpu].until = cpus[cpu].timerArmed }
 
 // chargeSystem charges the time since the way in as system time of the thread that entered, and
-// starts charging next, the thread this core resumes (0: none, the core idles). BKL held.
-func chargeSystem(cpu int, next sched.GID) {
+// starts charging next, the thread this core resumes (0: none, the core idles). It returns the
+// time it read, which the way out reuses (armTimer). BKL held.
+func chargeSystem(cpu int, next sched.GID) (now int64) {
 	a := &acct[cpu]
-	now := nanotime()
+	now = nanotime()
 	if a.g != 0 {
 		charge(a.g, now-a.since, false)
 	}
 	a.g, a.since = next, now
+	return now
 }
 
 // charge adds d ns to thread gp's and the process's user or system time. A thread that exited in

@@ -24,11 +24,11 @@ const tickNS = 4_000_000
 // sleep is not rounded to a tick boundary) and a silent idle core, which under TCG also means a
 // host CPU that is not woken for nothing.
 //
-// The timer write is skipped when the armed deadline does not change, the common case for a
-// thread that traps repeatedly within one tick (system calls). BKL held.
-func armTimer(cpu int, running bool) {
+// now is the time chargeSystem read a moment before, on the same way out. The timer write is
+// skipped when the armed deadline does not change, the common case for a thread that traps
+// repeatedly within one tick (system calls). BKL held.
+func armTimer(cpu int, running bool, now int64) {
 	c := &cpus[cpu]
-	now := nanotime()
 	next := nextDeadline()
 	if r := ptimers.realNext; r != 0 && (next == 0 || r < next) {
 		next = r

@@ -158,6 +158,7 @@ var unexpectedTrap bool // logged once; BKL
 func schedule(cpu int) *arch.Frame {
 	c := &cpus[cpu]
 	var t *Thread
+	var now int64
 	for {
 		gp := c.cur
 		if gp == 0 || S.Status(gp) != sched.Grunning {
@@ -168,8 +169,7 @@ func schedule(cpu int) *arch.Frame {
 				}
 				c.cur = 0
 				arch.Current().PrepareIdle() // no thread's FP state stays behind in the registers
-				chargeSystem(cpu, 0)
-				armTimer(cpu, false)
+				armTimer(cpu, false, chargeSystem(cpu, 0))
 				return nil
 			}
 			c.cur = gp
@@ -182,7 +182,7 @@ func schedule(cpu int) *arch.Frame {
 			threadExit(t, gp, cpu)
 			continue
 		}
-		chargeSystem(cpu, gp)
+		now = chargeSystem(cpu, gp)
 		setCurrent(int(t.proc)) // signal frames go to this thread's memory (proc.go)
 		// Deliver every deliverable signal, each handler's frame on top of the last, as Linux's
 		// exit-to-user loop does; a handler masks its own signal, so this ends. (A fatal
@@ -198,7 +198,7 @@ func schedule(cpu int) *arch.Frame {
 	if t.restoreSigmask { // a temporary mask outlived its wait without a signal to take it
 		t.sigmask, t.restoreSigmask = t.savedSigmask, false
 	}
-	armTimer(cpu, true)
+	armTimer(cpu, true, now)
 	resumed(cpu) // the timer's deadline bounds the thread's next stretch of user time (cputime.go)
 	arch.Current().PrepareResume(t.fpArea(), t.tls)
 	return &t.frame

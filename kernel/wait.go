@@ -39,10 +39,15 @@ const (
 	waitVfork           // vfork's parent: the child's execve or exit (proc.go)
 )
 
-// waiters lists every blocked thread. Protected by the BKL.
+// waiters lists every blocked thread, and caches the earliest of their deadlines, which armTimer
+// asks for on every way out of the kernel: next is exact unless stale, and a wait that ends with
+// the earliest deadline makes it stale (nextDeadline then looks at every waiter once). Protected
+// by the BKL.
 var waiters struct {
-	g [MaxThreads]sched.GID
-	n int
+	g     [MaxThreads]sched.GID
+	n     int
+	next  int64 // the earliest deadline (0: none), unless stale
+	stale bool
 }
 
 // block parks the running thread gp until a waker ends the wait, or the deadline (monotonic ns,
@@ -54,6 +59,9 @@ func block(t *Thread, gp sched.GID, cpu int, kind waitKind, deadline int64) {
 	S.Park(cpu)
 	waiters.g[waiters.n] = gp
 	waiters.n++
+	if deadline != 0 && !waiters.stale && (waiters.next == 0 || deadline < waiters.next) {
+		waiters.next = deadline
+	}
 }
 
 // pendingInterrupts ends the wait a system call just began if a deliverable signal is already
@@ -123,6 +131,9 @@ func unblock(gp sched.GID, cpu int) {
 		t.sigmask, t.restoreSigmask = t.savedSigmask, false
 	}
 	t.wait = waitNone
+	if t.deadline != 0 && t.deadline == waiters.next {
+		waiters.stale = true // the earliest deadline may be gone: nextDeadline looks again
+	}
 	t.deadline = 0
 	if netWakeTake(gp) {
 		return // the network poller returns it to the scheduler (net_poller.go)
@@ -160,12 +171,16 @@ func expireTimeouts(cpu int, now int64) {
 
 // nextDeadline is the earliest deadline of a waiting thread (0: none).
 func nextDeadline() int64 {
+	if !waiters.stale {
+		return waiters.next
+	}
 	next := int64(0)
 	for i := 0; i < waiters.n; i++ {
 		if d := threads[waiters.g[i]].deadline; d != 0 && (next == 0 || d < next) {
 			next = d
 		}
 	}
+	waiters.next, waiters.stale = next, false
 	return next
 }
 

@@ -142,6 +142,20 @@ func (as *AddressSpace) userRange(va, n uintptr, write bool) bool {
 	if end < va || end > UserEnd || kernelData(va, end) {
 		return false
 	}
+	if va&^(PageSize-1) == (end-1)&^(PageSize-1) {
+		// One page, the common case (a futex word, a timespec, a small struct): one VMA
+		// lookup and one page-table walk.
+		i := as.lookup(va &^ (PageSize - 1))
+		if i < 0 || !allowed(as.vmas[i].Prot, write, false) {
+			return false
+		}
+		page := va &^ (PageSize - 1)
+		if e := as.PT.leaf(page); e != 0 && satisfies(PTE(load64(e)).attr(), write, false) {
+			return true
+		}
+		ok, _ := as.fault(page, write, false)
+		return ok
+	}
 	// First the VMAs alone, without touching memory: a range that will fail must not first
 	// take a frame for every page it covers (the fuzzer's 2 GiB read of a PROT_READ mapping
 	// past its end took all of RAM before answering EFAULT).
