@@ -120,6 +120,8 @@ func sysExecve(t *Thread, gp sched.GID, cpu int, path, argv, envp uintptr) (int6
 			threads[i].killed = true
 			if blocked(o) {
 				wakeThread(o, -EINTR, cpu)
+			} else {
+				kickThread(o, cpu) // running elsewhere: it ends on its way back out
 			}
 		}
 	}

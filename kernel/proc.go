@@ -255,11 +255,7 @@ func procExit(k int, status int32, cpu int) {
 			wakeThread(gp, -EINTR, cpu)
 			continue
 		}
-		for c := 0; c < ncpu; c++ {
-			if c != cpu && cpus[c].cur == gp {
-				arch.SendIPI(c, arch.IPIWake)
-			}
-		}
+		kickThread(gp, cpu) // running elsewhere: it ends on its way back out (signal.go)
 	}
 }
 

@@ -376,6 +376,9 @@ func recalcThreadTimers(gp sched.GID) {
 			t.cpuExp.lower(k.cpuKind, max(k.expires, 1))
 		}
 	}
+	if t.cpuExp != (expiryCache{}) {
+		kickThread(gp, currentCPU()) // its core may run it without ticks (timer.go tickAt)
+	}
 }
 
 // recalcProcessTimers sets the process's CPU-timer expiry cache: its POSIX timers and the two
@@ -388,6 +391,13 @@ func recalcProcessTimers() {
 		}
 	}
 	itimerCPULower(&procCPU.exp)
+	if procCPU.exp != (expiryCache{}) { // every core running a thread now needs its tick
+		for c, self := 0, currentCPU(); c < ncpu; c++ {
+			if c != self && cpus[c].cur != 0 {
+				cpus[self].wakeIPIs |= 1 << c
+			}
+		}
+	}
 }
 
 // expireRealTimers fires every real-clock timer due by now, and ITIMER_REAL (from timerTick).

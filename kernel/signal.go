@@ -102,6 +102,20 @@ func postSignal(t *Thread, gp sched.GID, sig int, cpu int) {
 	t.sigpending |= sigbit(sig)
 	if t.sigmask&sigbit(sig) == 0 {
 		interruptWait(gp, sig, cpu)
+		kickThread(gp, cpu)
+	}
+}
+
+// kickThread makes thread gp, if it runs in user mode on another core, enter the kernel soon:
+// that core takes a wake-up IPI and, on its way back out, looks at gp (a signal to deliver, a
+// kill) — Linux's kick_process. Without it the thread would run on until its next trap, which
+// a core without ticks (timer.go tickAt) may not take for a long time. The IPI goes out when
+// this core releases the BKL (smp.go). BKL held.
+func kickThread(gp sched.GID, cpu int) {
+	for c := 0; c < ncpu; c++ {
+		if c != cpu && cpus[c].cur == gp {
+			cpus[cpu].wakeIPIs |= 1 << c
+		}
 	}
 }
 

@@ -456,6 +456,8 @@ var stats struct {
 	processes   uint64 // children started (vfork)
 	futexWaits  uint64
 	timerArms   uint64
+	ticks       uint64 // timer interrupts armed for the scheduler tick, not a deadline (timer.go)
+	idleTicks   uint64 // ticks that preempted nobody and sampled nothing: interruptions for nothing
 	shootdowns  uint64
 
 	bklContended  uint64 // BKL acquisitions that had to wait

@@ -19,10 +19,11 @@ const tickNS = 4_000_000
 
 // armTimer (re)programs this core's timer on every way out of the kernel, for the earliest of:
 // the nearest timeout of a blocked thread, the next expiry of a real-clock timer (ptimer.go,
-// itimer.go), a pending sched WakeMAt, and — only if a thread is about to run (running) — the
-// next scheduler tick. This is Linux's NO_HZ_IDLE idea in miniature: precise timeouts (a 1 ms
-// sleep is not rounded to a tick boundary) and a silent idle core, which under TCG also means a
-// host CPU that is not woken for nothing.
+// itimer.go), a pending sched WakeMAt, and — only if a thread is about to run (running) and
+// needs one (needTick) — the next scheduler tick. This is Linux's NO_HZ_IDLE and NO_HZ_FULL
+// ideas in miniature: precise timeouts (a 1 ms sleep is not rounded to a tick boundary), a
+// silent idle core, and a thread that has its core to itself runs without interruptions, which
+// under TCG also means a host CPU that is not woken for nothing.
 //
 // now is the time chargeSystem read a moment before, on the same way out. The timer write is
 // skipped when the armed deadline does not change, the common case for a thread that traps
@@ -40,22 +41,19 @@ func armTimer(cpu int, running bool, now int64) {
 			next = r
 		}
 	}
+	isTick := false
 	if running {
 		if p := profTimerNext(cpu, now); p != 0 && (next == 0 || p < next) {
 			next = p // the profiler's next sample of the running thread (profile.go)
 		}
-		if tick := now + tickNS; next == 0 || tick < next {
-			// Keep an already armed, earlier-or-equal tick instead of pushing it back on every
-			// system call: the running thread must still be looked at once per tick.
-			if a := c.timerArmed; a > now && a <= tick {
-				tick = a
-			}
-			next = tick
+		if tick := tickAt(cpu, now); tick != 0 && (next == 0 || tick < next) {
+			next, isTick = tick, true
 		}
 	}
 	if !running && idlePollFor(cpu, next, now) {
 		return // the deadline is too near to sleep through: the core polls for it (idle.go)
 	}
+	c.tickArmed = isTick
 	if next == c.timerArmed && next > now {
 		return
 	}
@@ -69,3 +67,45 @@ func armTimer(cpu int, running bool, now int64) {
 	// fire: arm the shortest delay, never "stop".
 	arch.ArmTimer(max(next-now, 1))
 }
+
+// tickAt is when the thread about to run on core cpu must next be looked at by timerTick, 0 for
+// never. A periodic tick only where something samples on it: a CPU-time timer of the thread or
+// the process (cputime.go), or the network poller's tick-time poll (sched.Tick). Otherwise
+// only a policy's preemption needs the timer, and only when another thread waits to run (this
+// core's P queue, or the global one): then the timer is armed for the moment the policy could
+// first preempt (sched.PreemptAt: the end of the slice; at once if it has ended), as Linux's
+// hrtick arms the end of a slice, rather than every tickNS. A thread that has its core to itself
+// takes no timer interrupt at all, as under Linux's NO_HZ_FULL: any wake-up that queues a thread
+// here runs on this core, in the kernel, whose way out looks again (a wake-up from another core
+// queues on that core's P, and an idle core steals).
+//
+// Why it matters under TCG: the EOI and the re-arm of a tick are writes to the emulated local
+// APIC, which QEMU takes under its big lock and hands back and forth with its main loop — 100–150
+// µs of kernel time per timer interrupt on this 2-core host. BKL held.
+func tickAt(cpu int, now int64) int64 {
+	if periodicTick(cpu) {
+		// Keep an already armed, earlier-or-equal tick instead of pushing it back on every
+		// system call: the running thread must still be looked at once per tick.
+		tick := now + tickNS
+		if a := cpus[cpu].timerArmed; a > now && a <= tick {
+			tick = a
+		}
+		return tick
+	}
+	if !othersWait(cpu) {
+		return 0
+	}
+	return S.PreemptAt(cpu)
+}
+
+// periodicTick reports whether something samples the thread running on core cpu on the tick:
+// its or the process's CPU-time timers, or the network poller. BKL held.
+func periodicTick(cpu int) bool {
+	if gp := cpus[cpu].cur; gp != 0 && threads[gp].cpuExp != (expiryCache{}) {
+		return true
+	}
+	return procCPU.exp != (expiryCache{}) || (netPoller{}).Waiters()
+}
+
+// othersWait reports whether a thread waits to run where core cpu's scheduler looks first. BKL held.
+func othersWait(cpu int) bool { return S.RunqLen(cpu) > 0 || S.GRQLen() > 0 }

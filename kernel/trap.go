@@ -126,15 +126,17 @@ func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int, entry int64) 
 	case arch.TrapFault:
 		userFault(t, gp, cpu)
 	case arch.TrapTimer:
+		tick := false
 		if f != nil { // not the idle poll's deadline (idle.go)
 			arch.EOI(f)
-			cpus[cpu].timerArmed = 0 // the one-shot timer has fired
+			tick = cpus[cpu].tickArmed                           // the scheduler tick (timer.go tickAt), not a deadline
+			cpus[cpu].timerArmed, cpus[cpu].tickArmed = 0, false // the one-shot timer has fired
 		}
 		if t != nil {
 			cpuTimersCheck(gp, cpu) // a CPU timer's signal lands where the tick found the thread
 			profTick(t, gp, cpu, nanotime())
 		}
-		timerTick(cpu)
+		timerTick(cpu, tick)
 	case arch.TrapIRQ:
 		irqDispatch(f, n, cpu)
 	case arch.TrapIPI: // IPIWake: leaving the idle halt (or poll) was the point
@@ -206,13 +208,24 @@ func schedule(cpu int) *arch.Frame {
 
 // timerTick runs on every timer interrupt (timer.go arms it): expire timeouts, then let the
 // policy decide whether the running thread has used up its slice.
-func timerTick(cpu int) {
+//
+// tick says the timer was armed for the scheduler tick (timer.go tickAt): one that preempts
+// nobody and samples nothing interrupted its thread for nothing (stats.idleTicks).
+func timerTick(cpu int, tick bool) {
 	now := nanotime()
 	expireTimeouts(cpu, now)
 	expireRealTimers(cpu, now) // ptimer.go, itimer.go
+	preempt := false
 	if gp := cpus[cpu].cur; gp != 0 && S.Tick(cpu, now) {
 		S.Preempt(cpu)
 		stats.preemptions++
+		preempt = true
+	}
+	if tick {
+		stats.ticks++
+		if !preempt && !periodicTick(cpu) {
+			stats.idleTicks++
+		}
 	}
 }
 

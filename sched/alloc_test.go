@@ -100,6 +100,9 @@ func TestAllocsEntryPoints(t *testing.T) {
 			assertNoAllocs(t, "Tick", func() {
 				s.Tick(0, f.Now())
 			})
+			assertNoAllocs(t, "PreemptAt", func() {
+				s.PreemptAt(0)
+			})
 			assertNoAllocs(t, "steal via Schedule on a woken P", func() {
 				s.NewProc(0)
 				s.NewProc(0)

@@ -83,7 +83,7 @@
 //
 //   - boot: before the Go runtime is initialised: Init, PolicyByName.
 //   - IRQ: a trap or timer interrupt on core pid, interrupts off: Tick,
-//     Preempt, Ready, Schedule, and the Policy methods under them.
+//     PreemptAt, Preempt, Ready, Schedule, and the Policy methods under them.
 //   - G / g0: kernel code on behalf of the running G (syscalls): NewProc,
 //     Park, Gosched, GoYield, Exit, Schedule.
 //
@@ -145,6 +145,7 @@
 //	Sched.Exit             goexit0 + gfput
 //	Sched.Schedule         schedule (non-blocking) + execute
 //	Sched.Tick             sysmon: retake + "poll network if not polled for 10ms"
+//	Sched.PreemptAt        (no runtime equivalent: when retake could first act; Linux's hrtick)
 //	findRunnable           findRunnable
 //	execute                execute
 //	dropg                  dropg
@@ -184,7 +185,7 @@
 //	listPop                gQueue.pop
 //	listRemove             (new) unlink during a scan (fair policy)
 //	global, local, fair    (no runtime equivalent: teaching alternatives)
-//	Policy.Enqueue/PickNext/Steal/Tick/HasWork/Name   see policy.go's table
+//	Policy.Enqueue/PickNext/Steal/Tick/TickAt/HasWork/Name   see policy.go's table
 //	fairPickLocked         (EEVDF pick); fairRequest: the request size
 //	listLen                (P.list length under P.lock)
 //	npidle                 sched.npidle

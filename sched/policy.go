@@ -52,6 +52,7 @@ const (
 //	    if gp == 0 { go idle; if HasWork(pid) { un-idle, retry } }
 //	    execute(gp)
 //	timer interrupt: if Tick(pid, gp, now) { Preempt(pid); Schedule(pid) }
+//	arming it:       PreemptAt(pid) = TickAt(pid, gp, ...)
 type Policy interface {
 	// Name is the name for sched=NAME and the simulator's -policy flag.
 	Name() string
@@ -81,6 +82,13 @@ type Policy interface {
 	// current slice began (inherited through runnext), ran how long gp has
 	// run since it was last picked.
 	Tick(s *Sched, pid int, gp GID, now, sliceStart, ran int64) bool
+
+	// TickAt (tick/preempt): the earliest time at which Tick could report
+	// that gp must be preempted, were it called then (sliceStart and
+	// runStart as for Tick: ran = now - runStart), so that a platform can
+	// arm its timer for that moment instead of ticking periodically. It may
+	// be in the past. Pure: no queue is looked at (Tick decides).
+	TickAt(s *Sched, pid int, gp GID, sliceStart, runStart int64) int64
 
 	// HasWork (idle): the final re-check before P pid parks, after it has
 	// been published as idle: could pid find a G now (PickNext or Steal)?

@@ -150,6 +150,11 @@ func (*fair) Tick(s *Sched, pid int, gp GID, now, sliceStart, ran int64) bool {
 	return ran >= s.fairRequest() && s.listLen(&s.allp[pid]) > 0
 }
 
+// TickAt: when gp has run one request.
+func (*fair) TickAt(s *Sched, pid int, gp GID, sliceStart, runStart int64) int64 {
+	return runStart + s.fairRequest()
+}
+
 // HasWork: any P's list is non-empty (Steal can reach all of them).
 func (*fair) HasWork(s *Sched, pid int) bool {
 	for i := 0; i < int(s.np); i++ {

@@ -49,5 +49,10 @@ func (*global) Tick(s *Sched, pid int, gp GID, now, sliceStart, ran int64) bool 
 	return now-sliceStart >= s.slice && s.grqSize.Load() > 0
 }
 
+// TickAt: when the slice runs out.
+func (*global) TickAt(s *Sched, pid int, gp GID, sliceStart, runStart int64) int64 {
+	return sliceStart + s.slice
+}
+
 // HasWork: the GRQ is non-empty.
 func (*global) HasWork(s *Sched, pid int) bool { return s.grqSize.Load() > 0 }

@@ -130,6 +130,11 @@ func (*gmp) Tick(s *Sched, pid int, gp GID, now, sliceStart, ran int64) bool {
 	return now-sliceStart >= s.slice
 }
 
+// TickAt: when the slice runs out.
+func (*gmp) TickAt(s *Sched, pid int, gp GID, sliceStart, runStart int64) int64 {
+	return sliceStart + s.slice
+}
+
 // HasWork: the GRQ, any P's ring, or a runnext old enough to be stolen is
 // non-empty (the re-check of findRunnable's "Delicate dance"). A fresh
 // runnext is its owner's: that P is running and will take it itself.

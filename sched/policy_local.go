@@ -59,6 +59,11 @@ func (*local) Tick(s *Sched, pid int, gp GID, now, sliceStart, ran int64) bool {
 	return now-sliceStart >= s.slice && s.listLen(&s.allp[pid]) > 0
 }
 
+// TickAt: when the slice runs out.
+func (*local) TickAt(s *Sched, pid int, gp GID, sliceStart, runStart int64) int64 {
+	return sliceStart + s.slice
+}
+
 // HasWork: this P's FIFO is non-empty.
 func (*local) HasWork(s *Sched, pid int) bool { return s.listLen(&s.allp[pid]) > 0 }
 

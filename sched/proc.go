@@ -222,6 +222,19 @@ func (s *Sched) Tick(pid int, now int64) bool {
 	return s.policy.Tick(s, pid, gp, now, pp.sliceStart, now-s.allg[gp].runStart)
 }
 
+// PreemptAt is when Tick on P pid may first report that the G running there
+// must be preempted (Policy.TickAt): the platform arms its timer for that
+// moment rather than every few milliseconds, as Linux's hrtick programs the
+// end of the running task's slice. 0 if no G runs. Executed only by P pid's M.
+func (s *Sched) PreemptAt(pid int) int64 {
+	pp := &s.allp[pid]
+	gp := GID(pp.curg.Load())
+	if gp == 0 {
+		return 0
+	}
+	return s.policy.TickAt(s, pid, gp, pp.sliceStart, s.allg[gp].runStart)
+}
+
 // gfget takes a free G slot and leaves it Gdead — off the free list, on no
 // queue, not yet live — for the caller to set up and then make Gwaiting
 // (NewG) or Grunnable (StartG): the runtime's newproc1 keeps a new g _Gdead

@@ -597,3 +597,34 @@ func TestBlockingPollWakesAnotherP(t *testing.T) {
 		})
 	}
 }
+
+// PreemptAt is exactly when Tick first says yes, for every policy: a G
+// runs with another waiting on its P, and Tick must be false just before
+// the time PreemptAt gave and true at it. With nothing running it is 0.
+func TestPreemptAtIsTicksFirstYes(t *testing.T) {
+	for _, policy := range []string{"gmp", "global", "local", "fair"} {
+		t.Run(policy, func(t *testing.T) {
+			s, f := newTestSched(t, 1, policy)
+			if at := s.PreemptAt(0); at != 0 {
+				t.Fatalf("nothing runs, PreemptAt = %d", at)
+			}
+			f.now.Store(3 * ms)
+			s.NewProc(0)
+			s.NewProc(0)
+			s.Schedule(0)
+			f.now.Store(4 * ms)
+			s.Gosched(0) // a fresh pick: the slice and the run start now
+			s.Schedule(0)
+			at := s.PreemptAt(0)
+			if at <= 4*ms {
+				t.Fatalf("PreemptAt %d, not after the pick at %d", at, 4*ms)
+			}
+			if s.Tick(0, at-1) {
+				t.Fatalf("Tick preempted at %d, before PreemptAt %d", at-1, at)
+			}
+			if !s.Tick(0, at) {
+				t.Fatalf("Tick did not preempt at PreemptAt %d with another G waiting", at)
+			}
+		})
+	}
+}

@@ -37,3 +37,32 @@ func TestGuestIdlePoll(t *testing.T) {
 		t.Errorf("no wake-up ended an idle poll in 2000 cross-core round trips:\n%.3000s", g.log)
 	}
 }
+
+var tickLines = regexp.MustCompile(`spinning 400ms alone: (\d+) ticks, (\d+) of them preempted nobody\ntwo threads sharing the core 400ms: (\d+) ticks, (\d+) of them preempted nobody`)
+
+// TestGuestTicks: the scheduler tick is armed only when another thread waits, and then for the
+// moment the policy could preempt (kernel/timer.go tickAt, sched.PreemptAt), so few ticks
+// preempt nobody. One core; first one goroutine spins (the runtime's own threads still wake up
+// beside it), then two threads share the core and must be preempted for each other. A periodic
+// 4 ms tick gives ~95 ticks per phase, two thirds of which preempt nobody.
+func TestGuestTicks(t *testing.T) {
+	if native() {
+		t.Skip("counts gmpos's ticks")
+	}
+	g := boot(t, pkg("tickless"), opts{smp: 1})
+	g.wantCode(t, 0)
+	m := tickLines.FindStringSubmatch(g.stdout)
+	if m == nil {
+		t.Fatalf("no tick counts:\n%s", g.stdout)
+	}
+	n := func(i int) int { v, _ := strconv.Atoi(m[i]); return v }
+	t.Logf("alone: %d ticks, %d idle; shared: %d ticks, %d idle", n(1), n(2), n(3), n(4))
+	for _, p := range [][2]int{{n(1), n(2)}, {n(3), n(4)}} {
+		if p[1]*3 > p[0] {
+			t.Errorf("%d of %d ticks preempted nobody: more than a third", p[1], p[0])
+		}
+	}
+	if n(3) < 20 {
+		t.Errorf("two threads sharing a core for 400 ms took %d ticks: each 10 ms slice needs one", n(3))
+	}
+}
