@@ -98,6 +98,7 @@ var ptimers struct {
 	t        [maxPosixTimers]ptimer
 	nextID   int32 // the next ID to try (next_posix_timer_id)
 	realNext int64 // earliest expiry of an armed real-clock timer or ITIMER_REAL, 0: none
+	cpuTicks bool  // some CPU-clock timer or CPU itimer is armed, whoever owns it (recalcCPUArmed)
 }
 
 // timerAlloc takes a free slot for the next ID (posix_timer_add), or returns nil: EAGAIN.
@@ -376,9 +377,7 @@ func recalcThreadTimers(gp sched.GID) {
 			t.cpuExp.lower(k.cpuKind, max(k.expires, 1))
 		}
 	}
-	if t.cpuExp != (expiryCache{}) {
-		kickThread(gp, currentCPU()) // its core may run it without ticks (timer.go tickAt)
-	}
+	recalcCPUArmed()
 }
 
 // recalcProcessTimers sets the process's CPU-timer expiry cache: its POSIX timers and the two
@@ -391,11 +390,29 @@ func recalcProcessTimers() {
 		}
 	}
 	itimerCPULower(&procCPU.exp)
-	if procCPU.exp != (expiryCache{}) { // every core running a thread now needs its tick
-		for c, self := 0, currentCPU(); c < ncpu; c++ {
-			if c != self && cpus[c].cur != 0 {
-				cpus[self].wakeIPIs |= 1 << c
-			}
+	recalcCPUArmed()
+}
+
+// recalcCPUArmed notes whether any CPU-clock timer is armed: while one is (or a CPU itimer), every
+// running thread takes the periodic tick (timer.go periodicTick). The tick is how a CPU timer's
+// expiry is found, by interrupting its thread in user mode (cputime.go), and only a steady
+// cadence on every thread finds a thread that runs in short stretches between others: a tick
+// that started anew on each of its resumptions might never come while it runs. Arming the first
+// one kicks the cores that run without ticks, so that they arm theirs.
+func recalcCPUArmed() {
+	armed := procCPU.exp != (expiryCache{})
+	for i := 0; i < len(ptimers.t) && !armed; i++ {
+		k := &ptimers.t[i]
+		armed = k.used && k.cpu && k.state == timerArmed
+	}
+	was := ptimers.cpuTicks
+	ptimers.cpuTicks = armed
+	if was || !armed {
+		return
+	}
+	for c, self := 0, currentCPU(); c < ncpu; c++ {
+		if c != self && cpus[c].cur != 0 {
+			cpus[self].wakeIPIs |= 1 << c
 		}
 	}
 }

@@ -69,8 +69,9 @@ func armTimer(cpu int, running bool, now int64) {
 }
 
 // tickAt is when the thread about to run on core cpu must next be looked at by timerTick, 0 for
-// never. A periodic tick only where something samples on it: a CPU-time timer of the thread or
-// the process (cputime.go), or the network poller's tick-time poll (sched.Tick). Otherwise
+// never. A periodic tick only while something samples on it: an armed CPU-time timer, any
+// thread's or the process's (cputime.go, ptimer.go recalcCPUArmed), or the network poller's
+// tick-time poll (sched.Tick). Otherwise
 // only a policy's preemption needs the timer, and only when another thread waits to run (this
 // core's P queue, or the global one): then the timer is armed for the moment the policy could
 // first preempt (sched.PreemptAt: the end of the slice; at once if it has ended), as Linux's
@@ -95,16 +96,22 @@ func tickAt(cpu int, now int64) int64 {
 	if !othersWait(cpu) {
 		return 0
 	}
-	return S.PreemptAt(cpu)
+	return max(S.PreemptAt(cpu), now+minRunNS)
 }
 
-// periodicTick reports whether something samples the thread running on core cpu on the tick:
-// its or the process's CPU-time timers, or the network poller. BKL held.
+// minRunNS is the least a thread runs, from a way out of the kernel, before a tick armed for
+// its slice's end preempts it. A thread picked from runnext inherits its predecessor's slice,
+// often nearly used up: preempting it the moment it ends would hand the core back within
+// microseconds, a timer interrupt for each hand-off, where the periodic tick let it run on for
+// 2 ms on average (half of tickNS). Linux's scheduler keeps a minimum granularity for the same
+// reason.
+const minRunNS = tickNS / 2
+
+// periodicTick reports whether something samples the running threads on the tick: an armed
+// CPU-time timer of any thread or of the process (ptimer.go recalcCPUArmed), or the network
+// poller. BKL held.
 func periodicTick(cpu int) bool {
-	if gp := cpus[cpu].cur; gp != 0 && threads[gp].cpuExp != (expiryCache{}) {
-		return true
-	}
-	return procCPU.exp != (expiryCache{}) || (netPoller{}).Waiters()
+	return ptimers.cpuTicks || (netPoller{}).Waiters()
 }
 
 // othersWait reports whether a thread waits to run where core cpu's scheduler looks first. BKL held.
