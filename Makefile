@@ -22,7 +22,7 @@ TESTFLAGS ?= $(if $(CI),-v,)
 QEMU_BIN  := qemu-system-x86_64
 QEMU_PKG  := qemu-system-x86
 
-.PHONY: all qemu qemu-gdb test fmt-check vet unit-test race-test qemu-test bench clean ensure-qemu $(RUNNER)
+.PHONY: all qemu qemu-gdb test fmt-check vet unit-test race-test qemu-test bench tbprof clean ensure-qemu $(RUNNER)
 
 all: $(RUNNER)
 	$(RUNNER) build -o $(BUILD)/demo.img $(DEMO)
@@ -85,6 +85,15 @@ BENCH_SMP = $(if $(filter command line environment,$(origin SMP)),$(SMP),1 2)
 
 bench: ensure-qemu
 	$(GO) run ./tests/benchrun -smp '$(BENCH_SMP)' $(BENCHFLAGS)
+
+# The guest instruction counter (qemu/tbprof): a QEMU TCG plugin, built with the host's C
+# compiler; go run ./qemu run -plugin build/libtbprof.so loads it. Not part of make test.
+tbprof: $(BUILD)/libtbprof.so
+
+$(BUILD)/libtbprof.so: qemu/tbprof/plugin/tbprof.c
+	@mkdir -p $(BUILD)
+	@command -v gcc >/dev/null 2>&1 || { echo "tbprof needs a C compiler: apt-get install -y gcc"; exit 1; }
+	gcc -O2 -Wall -shared -fPIC -o $@ $<
 
 clean:
 	rm -rf $(BUILD)

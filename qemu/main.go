@@ -105,6 +105,7 @@ func runGuest(argv []string, test bool) int {
 	fs.StringVar(&cfg.Accel, "accel", "tcg", "accelerator: tcg or kvm (kvm adds -cpu host,-arch-capabilities)")
 	fs.StringVar(&cfg.Machine.Machine, "machine", "q35", "machine type: q35 or pc")
 	fs.StringVar(&cfg.Machine.Firmware, "firmware", "qboot", "firmware: qboot (fast: loads the kernel and jumps) or seabios (QEMU's default BIOS)")
+	fs.StringVar(&cfg.Machine.Plugin, "plugin", "", "load a QEMU TCG `plugin` (.so), e.g. qemu/tbprof's guest instruction counter")
 	fs.BoolVar(&cfg.Verbose, "v", false, "print the build and QEMU commands and boot timings")
 	stats := fs.Bool("stats", false, "print build time and boot timings (QEMU start → kernel entry → first output) at exit")
 	var kopts, envVars, envFiles multiFlag

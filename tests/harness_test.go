@@ -36,6 +36,8 @@ type opts struct {
 	fs      []runner.FSMount // -fs
 	shares  []runner.Share   // -share
 	bios    string           // -firmware; "" is the runner's default (qboot)
+	plugin  string           // -plugin: a QEMU TCG plugin
+	keep    string           // keep the image and its ELF in this directory (Result.Image)
 }
 
 // defaultTimeout bounds one boot under TCG, build excluded.
@@ -77,6 +79,7 @@ func boot(t *testing.T, pkg []string, o opts) guest {
 	if o.bios != "" {
 		cfg.Firmware = o.bios
 	}
+	cfg.Plugin, cfg.KeepDir = o.plugin, o.keep
 	if o.profile != "" {
 		cfg.Profile = o.profile
 		cfg.KOpts = append(cfg.KOpts, fmt.Sprintf("profile=%d", runner.ProfileHz))

@@ -26,7 +26,8 @@ type Machine struct {
 	Accel    string // tcg or kvm
 	Mem      string // -m argument, e.g. 1G
 	SMP      int
-	GDB      bool // -s -S: wait for gdb on tcp::1234
+	GDB      bool   // -s -S: wait for gdb on tcp::1234
+	Plugin   string // -plugin FILE: a TCG plugin, e.g. qemu/tbprof's instruction counter (TCG only)
 }
 
 // Validate checks the machine description.
@@ -45,6 +46,9 @@ func (m Machine) Validate() error {
 	case "tcg", "kvm":
 	default:
 		return fmt.Errorf("-accel %q: want tcg or kvm", m.Accel)
+	}
+	if m.Plugin != "" && m.Accel != "tcg" {
+		return fmt.Errorf("-plugin needs -accel tcg: plugins instrument TCG's translation")
 	}
 	if m.SMP < 1 || m.SMP > 255 {
 		return fmt.Errorf("-smp %d: want 1..255", m.SMP)
@@ -102,6 +106,9 @@ func QEMUArgs(m Machine, img, cmdline string, socks [3]string) []string {
 		// QEMU connects to our listener as a client at start-up, before
 		// the guest runs, so no byte written by the guest can be lost.
 		args = append(args, "-serial", "unix:"+s)
+	}
+	if m.Plugin != "" {
+		args = append(args, "-plugin", m.Plugin)
 	}
 	if m.GDB {
 		args = append(args, "-s", "-S")

@@ -290,6 +290,11 @@ func TestMachine(t *testing.T) {
 	if a := strings.Join(QEMUArgs(sea, "i", "c", [3]string{}), " "); strings.Contains(a, "-bios") || !strings.Contains(a, "-vga none") {
 		t.Errorf("seabios args: %q", a)
 	}
+	pl := good
+	pl.Plugin = "/p/libtbprof.so"
+	if a := strings.Join(QEMUArgs(pl, "i", "c", [3]string{}), " "); !strings.Contains(a, "-plugin /p/libtbprof.so") {
+		t.Errorf("plugin args: %q", a)
+	}
 	kvm := good
 	kvm.Accel, kvm.GDB = "kvm", true
 	args = strings.Join(QEMUArgs(kvm, "i", "c", [3]string{}), " ")
@@ -303,6 +308,7 @@ func TestMachine(t *testing.T) {
 		{Machine: "pc", Accel: "tcg", Mem: "16M", SMP: 1},
 		{Machine: "pc", Accel: "tcg", Mem: "1G", SMP: 0},
 		{Machine: "q35", Firmware: "ovmf", Accel: "tcg", Mem: "1G", SMP: 1},
+		{Machine: "q35", Accel: "kvm", Mem: "1G", SMP: 1, Plugin: "x.so"},
 	} {
 		if err := m.Validate(); err == nil {
 			t.Errorf("%+v accepted", m)
