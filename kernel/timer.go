@@ -84,7 +84,7 @@ func armTimer(cpu int, running bool, now int64) {
 // APIC, which QEMU takes under its big lock and hands back and forth with its main loop — 100–150
 // µs of kernel time per timer interrupt on this 2-core host. BKL held.
 func tickAt(cpu int, now int64) int64 {
-	if periodicTick(cpu) {
+	if periodicTick() {
 		// Keep an already armed, earlier-or-equal tick instead of pushing it back on every
 		// system call: the running thread must still be looked at once per tick.
 		tick := now + tickNS
@@ -110,9 +110,9 @@ const minRunNS = tickNS / 2
 // periodicTick reports whether something samples the running threads on the tick: an armed
 // CPU-time timer of any thread or of the process (ptimer.go recalcCPUArmed), or the network
 // poller. BKL held.
-func periodicTick(cpu int) bool {
+func periodicTick() bool {
 	return ptimers.cpuTicks || (netPoller{}).Waiters()
 }
 
 // othersWait reports whether a thread waits to run where core cpu's scheduler looks first. BKL held.
-func othersWait(cpu int) bool { return S.RunqLen(cpu) > 0 || S.GRQLen() > 0 }
+func othersWait(cpu int) bool { return S.GRQLen() > 0 || S.RunqLen(cpu) > 0 }

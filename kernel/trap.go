@@ -223,7 +223,7 @@ func timerTick(cpu int, tick bool) {
 	}
 	if tick {
 		stats.ticks++
-		if !preempt && !periodicTick(cpu) {
+		if !preempt && !periodicTick() {
 			stats.idleTicks++
 		}
 	}

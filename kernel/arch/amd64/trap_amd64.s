@@ -18,6 +18,44 @@
 #define fxMXCSR	const_fxMXCSR	// FXSAVE image offsets (fpu.go)
 #define fxXMM	const_fxXMM
 
+// SAVE_SSE and LOAD_SSE move XMM0-15 between the registers and their slots of the FXSAVE image
+// at AX (16-byte aligned), with plain moves: TCG translates these inline, FXSAVE/FXRSTOR are
+// helper calls (fpu.go).
+#define SAVE_SSE \
+	MOVAPS	X0, (fxXMM+0*16)(AX); \
+	MOVAPS	X1, (fxXMM+1*16)(AX); \
+	MOVAPS	X2, (fxXMM+2*16)(AX); \
+	MOVAPS	X3, (fxXMM+3*16)(AX); \
+	MOVAPS	X4, (fxXMM+4*16)(AX); \
+	MOVAPS	X5, (fxXMM+5*16)(AX); \
+	MOVAPS	X6, (fxXMM+6*16)(AX); \
+	MOVAPS	X7, (fxXMM+7*16)(AX); \
+	MOVAPS	X8, (fxXMM+8*16)(AX); \
+	MOVAPS	X9, (fxXMM+9*16)(AX); \
+	MOVAPS	X10, (fxXMM+10*16)(AX); \
+	MOVAPS	X11, (fxXMM+11*16)(AX); \
+	MOVAPS	X12, (fxXMM+12*16)(AX); \
+	MOVAPS	X13, (fxXMM+13*16)(AX); \
+	MOVAPS	X14, (fxXMM+14*16)(AX); \
+	MOVAPS	X15, (fxXMM+15*16)(AX)
+#define LOAD_SSE \
+	MOVAPS	(fxXMM+0*16)(AX), X0; \
+	MOVAPS	(fxXMM+1*16)(AX), X1; \
+	MOVAPS	(fxXMM+2*16)(AX), X2; \
+	MOVAPS	(fxXMM+3*16)(AX), X3; \
+	MOVAPS	(fxXMM+4*16)(AX), X4; \
+	MOVAPS	(fxXMM+5*16)(AX), X5; \
+	MOVAPS	(fxXMM+6*16)(AX), X6; \
+	MOVAPS	(fxXMM+7*16)(AX), X7; \
+	MOVAPS	(fxXMM+8*16)(AX), X8; \
+	MOVAPS	(fxXMM+9*16)(AX), X9; \
+	MOVAPS	(fxXMM+10*16)(AX), X10; \
+	MOVAPS	(fxXMM+11*16)(AX), X11; \
+	MOVAPS	(fxXMM+12*16)(AX), X12; \
+	MOVAPS	(fxXMM+13*16)(AX), X13; \
+	MOVAPS	(fxXMM+14*16)(AX), X14; \
+	MOVAPS	(fxXMM+15*16)(AX), X15
+
 // func vectorStubs() uintptr
 TEXT ·vectorStubs(SB),NOSPLIT,$0-8
 	LEAQ	·vectorStubTable(SB), AX
@@ -102,22 +140,7 @@ TEXT ·trapCommon(SB),NOSPLIT|NOFRAME,$0
 	JZ	kernelmode
 	GS; MOVQ	CPU_fpArea, AX
 	STMXCSR	fxMXCSR(AX)
-	MOVAPS	X0, (fxXMM+0*16)(AX)
-	MOVAPS	X1, (fxXMM+1*16)(AX)
-	MOVAPS	X2, (fxXMM+2*16)(AX)
-	MOVAPS	X3, (fxXMM+3*16)(AX)
-	MOVAPS	X4, (fxXMM+4*16)(AX)
-	MOVAPS	X5, (fxXMM+5*16)(AX)
-	MOVAPS	X6, (fxXMM+6*16)(AX)
-	MOVAPS	X7, (fxXMM+7*16)(AX)
-	MOVAPS	X8, (fxXMM+8*16)(AX)
-	MOVAPS	X9, (fxXMM+9*16)(AX)
-	MOVAPS	X10, (fxXMM+10*16)(AX)
-	MOVAPS	X11, (fxXMM+11*16)(AX)
-	MOVAPS	X12, (fxXMM+12*16)(AX)
-	MOVAPS	X13, (fxXMM+13*16)(AX)
-	MOVAPS	X14, (fxXMM+14*16)(AX)
-	MOVAPS	X15, (fxXMM+15*16)(AX)
+	SAVE_SSE
 	GS; MOVQ	AX, CPU_fpLive
 kernelmode:
 	// FS → kernel TLS, so Go code finds the kernel g at FS:-8.
@@ -158,22 +181,7 @@ TEXT ·resume(SB),NOSPLIT|NOFRAME,$0
 	GS; CMPQ	AX, CPU_fpLive
 	JNE	fullfp
 	LDMXCSR	fxMXCSR(AX)
-	MOVAPS	(fxXMM+0*16)(AX), X0
-	MOVAPS	(fxXMM+1*16)(AX), X1
-	MOVAPS	(fxXMM+2*16)(AX), X2
-	MOVAPS	(fxXMM+3*16)(AX), X3
-	MOVAPS	(fxXMM+4*16)(AX), X4
-	MOVAPS	(fxXMM+5*16)(AX), X5
-	MOVAPS	(fxXMM+6*16)(AX), X6
-	MOVAPS	(fxXMM+7*16)(AX), X7
-	MOVAPS	(fxXMM+8*16)(AX), X8
-	MOVAPS	(fxXMM+9*16)(AX), X9
-	MOVAPS	(fxXMM+10*16)(AX), X10
-	MOVAPS	(fxXMM+11*16)(AX), X11
-	MOVAPS	(fxXMM+12*16)(AX), X12
-	MOVAPS	(fxXMM+13*16)(AX), X13
-	MOVAPS	(fxXMM+14*16)(AX), X14
-	MOVAPS	(fxXMM+15*16)(AX), X15
+	LOAD_SSE
 	JMP	fpdone
 fullfp:
 	FXRSTOR64	(AX)
@@ -238,22 +246,7 @@ TEXT ·currentCPU(SB),NOSPLIT,$0-8
 TEXT ·fpComplete(SB),NOSPLIT,$8-8
 	MOVQ	a+0(FP), AX
 	LDMXCSR	fxMXCSR(AX)
-	MOVAPS	(fxXMM+0*16)(AX), X0
-	MOVAPS	(fxXMM+1*16)(AX), X1
-	MOVAPS	(fxXMM+2*16)(AX), X2
-	MOVAPS	(fxXMM+3*16)(AX), X3
-	MOVAPS	(fxXMM+4*16)(AX), X4
-	MOVAPS	(fxXMM+5*16)(AX), X5
-	MOVAPS	(fxXMM+6*16)(AX), X6
-	MOVAPS	(fxXMM+7*16)(AX), X7
-	MOVAPS	(fxXMM+8*16)(AX), X8
-	MOVAPS	(fxXMM+9*16)(AX), X9
-	MOVAPS	(fxXMM+10*16)(AX), X10
-	MOVAPS	(fxXMM+11*16)(AX), X11
-	MOVAPS	(fxXMM+12*16)(AX), X12
-	MOVAPS	(fxXMM+13*16)(AX), X13
-	MOVAPS	(fxXMM+14*16)(AX), X14
-	MOVAPS	(fxXMM+15*16)(AX), X15
+	LOAD_SSE
 	FXSAVE64	(AX)
 	XORPS	X15, X15
 	MOVL	$0x1f80, 0(SP)
