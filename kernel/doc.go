@@ -49,7 +49,11 @@
 // to halt the core until the next interrupt. The kernel never blocks and is never preempted. A
 // core about to halt first polls briefly without the BKL (idle.go): a deadline due within
 // microseconds, or another core's wake-up within the halt-poll window, is then handled as its
-// interrupt would be, with no interrupt.
+// interrupt would be, with no interrupt. On every way out, armTimer (timer.go) arms the core's
+// one-shot timer for the nearest deadline, and for the running thread's slice end only if
+// another thread waits (tickAt): a thread that has its core to itself takes no interrupt, so
+// whatever another core has for it — a signal, a kill — kicks its core with an IPI (kickThread,
+// signal.go).
 //
 // # Contexts
 //
