@@ -617,8 +617,9 @@ func outs(nr uint64, a *[6]uint64) []out {
 		switch uint32(a[0]) {
 		case 1:
 			return []out{{1, 16}}
-		case 2, 5, 7, 8, 9, 10: // scheduler counters, per-core dispatches, interrupt and network
-			// statistics, per-core kernel and idle time, per-system-call counts: n words each
+		case 2, 5, 7, 8, 9, 10, 11: // scheduler counters, per-core dispatches, interrupt and
+			// network statistics, per-core kernel and idle time, per-system-call counts, ticks:
+			// up to n words each
 			return []out{{1, mul(8, a[2])}}
 		case 4:
 			return []out{{1, a[2]}}

@@ -139,7 +139,7 @@ func accessed(nr uint64, a *[6]uint64, r uint64) []access {
 		switch a[0] {
 		case 1:
 			return []access{{1, 16, true}}
-		case 2, 5, 8:
+		case 2, 5, 8, 11:
 			if a[2] > 0 {
 				return []access{{1, 8, true}}
 			}
