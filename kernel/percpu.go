@@ -18,6 +18,7 @@ type cpuState struct {
 	cur        sched.GID // the thread running on this core (0: idle)
 	timerArmed int64     // deadline the one-shot timer is armed for (0: stopped)
 	tickArmed  bool      // timerArmed is the scheduler tick (tickAt), not a deadline: stats.ticks
+	timerEarly bool      // timerArmed is earlier than anything now due (armTimer left it): stats.earlyTimers
 	retryAt    int64     // pending sched WakeMAt time of this core's P (0: none; platform.go)
 	dispatches uint64    // threads the scheduler started on this core (gmpos_info)
 	irqs       uint64    // device interrupts handled on this core

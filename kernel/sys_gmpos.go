@@ -28,7 +28,7 @@ const (
 	// buf ← how many times each system call 0..n-1 was made so far (ktime.go's counts), n
 	// entries; returns how many numbers the kernel counts
 	infoSyscalls = 10
-	infoTicks    = 11 // buf ← [ticks, idle ticks] all cores have taken (stats), n entries
+	infoTicks    = 11 // buf ← [ticks, idle ticks, timer writes, early timers] of all cores (stats), n entries
 )
 
 // The ways infoFault makes the kernel fault (tests of the fault report, tests/kernel_test.go).
@@ -89,7 +89,7 @@ func sysGmposInfo(t *Thread, gp sched.GID, cpu int, req int32, buf, n uintptr) i
 		if !userArray(buf, n, 8, true) {
 			return -EFAULT
 		}
-		vals := [2]uint64{stats.ticks, stats.idleTicks}
+		vals := [4]uint64{stats.ticks, stats.idleTicks, stats.timerArms, stats.earlyTimers}
 		for i := uintptr(0); i < n && i < uintptr(len(vals)); i++ {
 			store64(buf+8*i, vals[i])
 		}

@@ -458,6 +458,7 @@ var stats struct {
 	timerArms   uint64
 	ticks       uint64 // timer interrupts armed for the scheduler tick, not a deadline (timer.go)
 	idleTicks   uint64 // ticks that preempted nobody and sampled nothing: interruptions for nothing
+	earlyTimers uint64 // timer interrupts before anything was due: a deadline left armed (timer.go)
 	shootdowns  uint64
 
 	bklContended  uint64 // BKL acquisitions that had to wait

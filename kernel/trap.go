@@ -129,8 +129,14 @@ func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int, entry int64) 
 		tick := false
 		if f != nil { // not the idle poll's deadline (idle.go)
 			arch.EOI(f)
-			tick = cpus[cpu].tickArmed                           // the scheduler tick (timer.go tickAt), not a deadline
-			cpus[cpu].timerArmed, cpus[cpu].tickArmed = 0, false // the one-shot timer has fired
+			c := &cpus[cpu]
+			// The scheduler tick (timer.go tickAt), not a deadline — nor a deadline left armed
+			// when the next moved later (timer.go armTimer), which finds nothing due.
+			tick = c.tickArmed && !c.timerEarly
+			if c.timerEarly {
+				stats.earlyTimers++
+			}
+			c.timerArmed, c.tickArmed, c.timerEarly = 0, false, false // the one-shot timer has fired
 		}
 		if t != nil {
 			cpuTimersCheck(gp, cpu) // a CPU timer's signal lands where the tick found the thread

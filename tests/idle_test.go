@@ -38,13 +38,15 @@ func TestGuestIdlePoll(t *testing.T) {
 	}
 }
 
-var tickLines = regexp.MustCompile(`spinning 400ms alone: (\d+) ticks, (\d+) of them preempted nobody\ntwo threads sharing the core 400ms: (\d+) ticks, (\d+) of them preempted nobody`)
+var tickLines = regexp.MustCompile(`spinning 400ms alone: (\d+) ticks, (\d+) of them preempted nobody\ntwo threads sharing the core 400ms: (\d+) ticks, (\d+) of them preempted nobody\nthread ping-pong, (\d+) round trips: (\d+) timer writes, (\d+) early timer interrupts`)
 
 // TestGuestTicks: the scheduler tick is armed only when another thread waits, and then for the
 // moment the policy could preempt (kernel/timer.go tickAt, sched.PreemptAt), so few ticks
 // preempt nobody. One core; first one goroutine spins (the runtime's own threads still wake up
 // beside it), then two threads share the core and must be preempted for each other. A periodic
-// 4 ms tick gives ~95 ticks per phase, two thirds of which preempt nobody.
+// 4 ms tick gives ~95 ticks per phase, two thirds of which preempt nobody. Last, a thread
+// ping-pong moves the timer's deadline at every switch; the kernel writes the timer only when the
+// deadline comes sooner (kernel/timer.go armTimer), not ~8 times per round trip.
 func TestGuestTicks(t *testing.T) {
 	if native() {
 		t.Skip("counts gmpos's ticks")
@@ -64,5 +66,9 @@ func TestGuestTicks(t *testing.T) {
 	}
 	if n(3) < 20 {
 		t.Errorf("two threads sharing a core for 400 ms took %d ticks: each 10 ms slice needs one", n(3))
+	}
+	t.Logf("thread ping-pong: %d timer writes, %d early timer interrupts in %d round trips", n(6), n(7), n(5))
+	if n(6)*4 > n(5) {
+		t.Errorf("thread ping-pong wrote the timer %d times in %d round trips: more than once per 4", n(6), n(5))
 	}
 }

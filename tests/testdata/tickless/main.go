@@ -2,7 +2,9 @@
 // (GOMAXPROCS=1; the runtime's sysmon still wakes up beside it), then two threads sharing the
 // one core. A tick is only armed when another thread waits or something samples on it
 // (kernel/timer.go tickAt), so no tick may find nothing to do; two threads that share the core
-// must still be preempted for each other, once per 10 ms slice.
+// must still be preempted for each other, once per 10 ms slice. Last, two threads hand a token
+// back and forth (futex ping-pong): the deadline moves at every switch, and the kernel must not
+// write the timer each time (kernel/timer.go armTimer).
 package main
 
 import (
@@ -19,17 +21,43 @@ const (
 	nrGmposInfo = 0x6d70
 	infoTicks   = 11
 	spinFor     = 400 * time.Millisecond
+	roundTrips  = 2000
 )
 
-// ticks returns how many scheduler ticks the kernel has taken, and how many of them found
-// nothing to do: no other thread waiting to run, nothing sampling on the tick.
-func ticks() (all, lone int) {
-	var v [2]uint64
-	if _, _, e := syscall.RawSyscall(nrGmposInfo, infoTicks, uintptr(unsafe.Pointer(&v[0])), 2); e != 0 {
+// counts returns how many scheduler ticks the kernel has taken, how many of them found nothing
+// to do (no other thread waiting to run, nothing sampling on the tick), how many times it has
+// written a core's timer, and how many timer interrupts came before anything was due.
+func counts() (all, lone, writes, early int) {
+	var v [4]uint64
+	if _, _, e := syscall.RawSyscall(nrGmposInfo, infoTicks, uintptr(unsafe.Pointer(&v[0])), 4); e != 0 {
 		fmt.Println("gmpos_info(ticks):", e)
 		os.Exit(1)
 	}
-	return int(v[0]), int(v[1])
+	return int(v[0]), int(v[1]), int(v[2]), int(v[3])
+}
+
+func ticks() (all, lone int) {
+	all, lone, _, _ = counts()
+	return all, lone
+}
+
+// pingPong passes a token n times there and back between two goroutines, each locked to its own
+// thread: every hop is a futex wake of one thread and a futex wait of the other.
+func pingPong(n int) {
+	ping, pong := make(chan struct{}), make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		for range ping {
+			pong <- struct{}{}
+		}
+	}()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	for range n {
+		ping <- struct{}{}
+		<-pong
+	}
+	close(ping)
 }
 
 // spin burns CPU without system calls until d has passed (time.Now is the vDSO's).
@@ -60,4 +88,10 @@ func main() {
 	s1, sl1 := ticks()
 	fmt.Printf("spinning %v alone: %d ticks, %d of them preempted nobody\n", spinFor, a1-a0, l1-l0)
 	fmt.Printf("two threads sharing the core %v: %d ticks, %d of them preempted nobody\n", spinFor, s1-s0, sl1-sl0)
+
+	runtime.GOMAXPROCS(1)
+	_, _, w0, e0 := counts()
+	pingPong(roundTrips)
+	_, _, w1, e1 := counts()
+	fmt.Printf("thread ping-pong, %d round trips: %d timer writes, %d early timer interrupts\n", roundTrips, w1-w0, e1-e0)
 }
