@@ -139,18 +139,24 @@ func (as *AddressSpace) userRange(va, n uintptr, write bool) bool {
 		return true
 	}
 	end := va + n
+	page := va &^ (PageSize - 1)
+	if end > va && page == (end-1)&^(PageSize-1) && as.checked.has(page, write) {
+		return true // a page checked lately (no kernel variable on it: add's caller)
+	}
 	if end < va || end > UserEnd || kernelData(va, end) {
 		return false
 	}
-	if va&^(PageSize-1) == (end-1)&^(PageSize-1) {
+	if page == (end-1)&^(PageSize-1) {
 		// One page, the common case (a futex word, a timespec, a small struct): one VMA
 		// lookup and one page-table walk.
-		i := as.lookup(va &^ (PageSize - 1))
+		i := as.lookup(page)
 		if i < 0 || !allowed(as.vmas[i].Prot, write, false) {
 			return false
 		}
-		page := va &^ (PageSize - 1)
 		if e := as.PT.leaf(page); e != 0 && satisfies(PTE(load64(e)).attr(), write, false) {
+			if !kernelData(page, page+PageSize) { // only a page the program has to itself
+				as.checked.add(page, write)
+			}
 			return true
 		}
 		ok, _ := as.fault(page, write, false)
@@ -179,4 +185,47 @@ func (as *AddressSpace) userRange(va, n uintptr, write bool) bool {
 		}
 	}
 	return true
+}
+
+// checkedPages remembers the last few pages userRange found mapped and usable, a small
+// software TLB: a thread that waits on a futex or reads the clock into the same page on every
+// call skips the VMA search and the page-table walk. In a futex ping-pong the futex words are in
+// two threads' runtime m structs, on different pages, so one entry would not do; each call
+// checked a page the other had just replaced. The entries stay true for as long as the
+// hardware's own would: everything that takes a page away or lowers its rights — munmap,
+// mprotect, MADV_DONTNEED, MAP_FIXED over it, the W^X flip, a teardown — invalidates the TLB
+// through flushPage or flushAll, and each of those bumps tlbGen. A page that gains rights, or a
+// new VMA, cannot make a remembered answer wrong. A page that holds any kernel variable
+// (protect.go) is never remembered, since the answer there depends on the bytes asked for, not
+// on the page. Reset forgets them. mm lock.
+type checkedPages struct {
+	e    [4]checkedPage
+	next uint8 // the entry add replaces (round robin)
+}
+
+type checkedPage struct {
+	page  uintptr
+	write bool   // checked for writing (which covers reading)
+	gen   uint64 // tlbGen when checked; 0: nothing remembered
+}
+
+// tlbGen counts the TLB invalidations mm has made (hooks.go flushPage, flushAll), of any address
+// space; it starts at 1, so that a zero checkedPage matches nothing. mm lock.
+var tlbGen uint64 = 1
+
+// has reports whether page was found usable for the access (write, or read) under the current
+// tlbGen. mm lock.
+func (c *checkedPages) has(page uintptr, write bool) bool {
+	for i := range c.e {
+		if e := &c.e[i]; e.gen == tlbGen && e.page == page && (e.write || !write) {
+			return true
+		}
+	}
+	return false
+}
+
+// add remembers that page is usable for the access. mm lock.
+func (c *checkedPages) add(page uintptr, write bool) {
+	c.e[c.next%uint8(len(c.e))] = checkedPage{page: page, write: write, gen: tlbGen}
+	c.next++
 }

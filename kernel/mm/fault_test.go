@@ -291,3 +291,44 @@ func TestMapPopulate(t *testing.T) {
 		}
 	}
 }
+
+// TestUserRangeRemembers: a page userRange checked lately is answered from memory
+// (checkedPages) until something takes it away or lowers its rights — and never after.
+func TestUserRangeRemembers(t *testing.T) {
+	boot(t, testRAM)
+	const va = 0x3000_0000_0000
+	mustMmap(t, va, PageSize, PROT_READ|PROT_WRITE, anon|MAP_FIXED)
+	want := func(what string, write, ok bool) {
+		t.Helper()
+		for i := 0; i < 2; i++ { // the second answer is the remembered one
+			if got := UserRange(va+8, 8, write); got != ok {
+				t.Fatalf("%s: UserRange(write=%v) = %v (call %d)", what, write, got, i+1)
+			}
+		}
+	}
+	want("mapped RW", true, true)
+	if e := Space.Mprotect(va, PageSize, PROT_READ); e != OK {
+		t.Fatalf("mprotect: %v", e)
+	}
+	want("made read-only", true, false)
+	want("made read-only", false, true)
+	if e := Space.Mprotect(va, PageSize, PROT_READ|PROT_WRITE); e != OK {
+		t.Fatalf("mprotect: %v", e)
+	}
+	want("writable again", true, true)
+	if e := Space.Madvise(va, PageSize, MADV_DONTNEED); e != OK {
+		t.Fatalf("madvise: %v", e)
+	}
+	want("dropped by MADV_DONTNEED, faulted back", true, true)
+	if e := Space.Munmap(va, PageSize); e != OK {
+		t.Fatalf("munmap: %v", e)
+	}
+	want("unmapped", false, false)
+	mustMmap(t, va, PageSize, PROT_READ, anon|MAP_FIXED)
+	want("mapped read-only", false, true)
+	want("mapped read-only", true, false)
+	if e := Space.Munmap(va, PageSize); e != OK {
+		t.Fatalf("munmap: %v", e)
+	}
+	want("unmapped again", false, false)
+}

@@ -63,6 +63,7 @@ func (as *AddressSpace) changeLeaves(start, end uintptr, change func(va, e uintp
 }
 
 func flushPage(va uintptr) {
+	tlbGen++
 	if FlushTLB != nil {
 		FlushTLB(va)
 	}
@@ -75,6 +76,7 @@ func syncTLB() {
 }
 
 func flushAll() {
+	tlbGen++
 	if FlushAll != nil {
 		FlushAll()
 	}

@@ -147,6 +147,10 @@ func TestKernelDataRefused(t *testing.T) {
 		{va + 2*PageSize + 160, PageSize, true},
 		{va + 5*PageSize, 2 * PageSize, false}, // runs over the second one
 		{va + 6*PageSize + 8, PageSize, true},
+		// Within one page: a word beside the variable, then one in it (a page that holds a
+		// kernel variable is never remembered as usable: fault.go checkedPages).
+		{va + 2*PageSize, 8, true},
+		{va + 2*PageSize + 120, 8, false},
 	} {
 		for _, write := range []bool{false, true} {
 			if got := Space.UserRange(c.p, c.n, write); got != c.ok {

@@ -82,6 +82,8 @@ type AddressSpace struct {
 	spurious    uintptr // faults on pages that were already fine (stale TLB) or W^X flips
 	madvDropped uintptr // pages dropped by MADV_DONTNEED/MADV_FREE
 	unmapped    uintptr // pages dropped by munmap / MAP_FIXED replacement
+
+	checked checkedPages // pages userRange found usable lately (fault.go)
 }
 
 // Space is the address space of the Go program.
@@ -93,6 +95,7 @@ func (as *AddressSpace) Reset(pt PageTable) {
 	lockMM()
 	as.PT = pt
 	as.n = 0
+	as.checked = checkedPages{}
 	as.faults, as.spurious, as.madvDropped, as.unmapped = 0, 0, 0, 0
 	unlockMM()
 }

@@ -17,5 +17,6 @@ func KernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&physOffset)), unsafe.Sizeof(physOffset))
 	add(uintptr(unsafe.Pointer(&protected)), unsafe.Sizeof(protected))
 	add(uintptr(unsafe.Pointer(&tablesAllocated)), unsafe.Sizeof(tablesAllocated))
+	add(uintptr(unsafe.Pointer(&tlbGen)), unsafe.Sizeof(tlbGen))
 	add(uintptr(unsafe.Pointer(&topFilled)), unsafe.Sizeof(topFilled))
 }
