@@ -37,6 +37,10 @@ func syscallArgs(f *arch.Frame) (uint64, [6]uint64) {
 	return uint64(int64(int32(nr))), a
 }
 
+// syscallNr is syscallArgs's number and first argument alone, for the per-call accounting
+// (ktime.go), which runs on every system call.
+func syscallNr(f *arch.Frame) (nr, a0 uint64) { return uint64(int64(int32(f.AX))), f.DI }
+
 // cloneArgs orders clone(2)'s arguments: x86-64 is one of the architectures without
 // CONFIG_CLONE_BACKWARDS*, so (flags, stack, parent_tid, child_tid, tls) — kernel/fork.c.
 func cloneArgs(a [6]uint64) (flags uint64, stack, ptid, ctid, tls uintptr) {

@@ -39,9 +39,12 @@ func calibrateClock() {
 }
 
 // nanotime is CLOCK_MONOTONIC: nanoseconds since calibrateClock. Any context.
-func nanotime() int64 {
-	d := arch.Cycles() - clock.cycles0
-	hi, lo := bits.Mul64(d, clock.mult)
+func nanotime() int64 { return nanotimeAt(arch.Cycles()) }
+
+// nanotimeAt is nanotime at cycle count c, read before (trap's entry reads the counter once
+// for its accounting and its clock).
+func nanotimeAt(c uint64) int64 {
+	hi, lo := bits.Mul64(c-clock.cycles0, clock.mult)
 	return int64(hi<<32 | lo>>32)
 }
 

@@ -40,12 +40,12 @@ var ktime struct {
 func ktimeBucket(f *arch.Frame, kind arch.TrapKind) int {
 	switch kind {
 	case arch.TrapSyscall:
-		nr, a := syscallArgs(f)
+		nr, a0 := syscallNr(f)
 		switch {
 		case nr < uint64(ktimeSyscalls):
 			return int(nr)
-		case nr == netabi.NrGmposNet && a[0] < 16:
-			return ktimeNet + int(a[0])
+		case nr == netabi.NrGmposNet && a0 < 16:
+			return ktimeNet + int(a0)
 		case nr == nrGmposInfo:
 			return ktimeInfo
 		}

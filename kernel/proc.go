@@ -124,21 +124,25 @@ var uspace uint8
 // userSpace is the address space userRange checks.
 func userSpace() *mm.AddressSpace { return space(uspace) }
 
-// setCurrent makes process k current (trapLocked, schedule, enterProc) and loads its page table.
-func setCurrent(k int) {
+// setCurrent makes process k current (enterProc, exec) and loads its page table.
+func setCurrent(k int) { setCurrentOn(arch.Current().ID(), k) }
+
+// setCurrentOn is setCurrent for the trap path (trapLocked, schedule), which knows its core.
+func setCurrentOn(cpu, k int) {
 	curProc = k
 	uspace = procs[k].space
-	loadRoot(uspace)
+	loadRoot(cpu, uspace)
 }
 
-// loadRoot makes address space s's page table this core's, unless it is already loaded and
-// has not been rebuilt since (a reload flushes the TLB's user entries: SDM Vol. 3A §4.10.4.1).
-func loadRoot(s uint8) {
+// loadRoot makes address space s's page table core cpu's (the caller's own), unless it is
+// already loaded and has not been rebuilt since (a reload flushes the TLB's user entries: SDM
+// Vol. 3A §4.10.4.1).
+func loadRoot(cpu int, s uint8) {
 	root, gen := mm.Kernel.Root, uint32(0)
 	if s != 0 {
 		root, gen = roots[s].Root, spaceGen[s]
 	}
-	c := &cpus[arch.Current().ID()]
+	c := &cpus[cpu]
 	if c.root != root || c.rootGen != gen {
 		arch.SetPageTable(root)
 		c.root, c.rootGen = root, gen

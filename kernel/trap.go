@@ -60,8 +60,8 @@ func trap(f *arch.Frame) *arch.Frame {
 // no interrupt to acknowledge.
 func trapBKL(f *arch.Frame, kind arch.TrapKind, n, cpu int, t0 uint64) *arch.Frame {
 	b := ktimeBucket(f, kind)
-	entry := nanotime() // waiting for the BKL is the thread's time too (cputime.go)
-	var pc, fp uintptr  // where the interrupted thread was, for the profiler (profile.go)
+	entry := nanotimeAt(t0) // waiting for the BKL is the thread's time too (cputime.go)
+	var pc, fp uintptr      // where the interrupted thread was, for the profiler (profile.go)
 	if f != nil && f.FromUser() {
 		pc, fp = f.PC(), f.FramePointer()
 	}
@@ -109,9 +109,9 @@ func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int, entry int64) 
 	if gp != 0 && f != nil && f.FromUser() {
 		t = &threads[gp]
 		t.frame = *f
-		setCurrent(int(t.proc))
+		setCurrentOn(cpu, int(t.proc))
 	} else {
-		setCurrent(0) // an interrupt of the idle loop: wakers choose their process (proc.go)
+		setCurrentOn(cpu, 0) // an interrupt of the idle loop: wakers choose their process (proc.go)
 	}
 
 	if t != nil && (procOf(t).state != procLive || t.killed) && (kind == arch.TrapSyscall || kind == arch.TrapFault) {
@@ -191,7 +191,7 @@ func schedule(cpu int) *arch.Frame {
 			continue
 		}
 		now = chargeSystem(cpu, gp)
-		setCurrent(int(t.proc)) // signal frames go to this thread's memory (proc.go)
+		setCurrentOn(cpu, int(t.proc)) // signal frames go to this thread's memory (proc.go)
 		// Deliver every deliverable signal, each handler's frame on top of the last, as Linux's
 		// exit-to-user loop does; a handler masks its own signal, so this ends. (A fatal
 		// default action ends the process: the program's never returns, a child's makes the

@@ -187,3 +187,31 @@ func TestRandomOrderIsPermutation(t *testing.T) {
 		}
 	}
 }
+
+// TestRunqEmptyAgreesWithRunqLen: RunqEmpty is RunqLen() == 0 whether the G waits in runnext,
+// in the LRQ or on the policy's own list (local).
+func TestRunqEmptyAgreesWithRunqLen(t *testing.T) {
+	for _, policy := range []string{"gmp", "local"} {
+		s, _ := newTestSched(t, 1, policy)
+		pp := &s.allp[0]
+		check := func(what string, want bool) {
+			t.Helper()
+			if got, n := s.RunqEmpty(0), s.RunqLen(0); got != want || got != (n == 0) {
+				t.Fatalf("%s, %s: RunqEmpty %v, RunqLen %d; want empty %v", policy, what, got, n, want)
+			}
+		}
+		check("nothing queued", true)
+		a := takeG(t, s)
+		s.runqput(pp, a, true)
+		check("runnext", false)
+		s.runqget(pp)
+		check("runnext taken", true)
+		s.runqput(pp, a, false)
+		check("LRQ", false)
+		s.runqget(pp)
+		pp.lock.lock()
+		s.listPushBack(&pp.list, a)
+		pp.lock.unlock()
+		check("policy list", false)
+	}
+}

@@ -276,6 +276,20 @@ func (s *Sched) RunqLen(pid int) int {
 	return n
 }
 
+// RunqEmpty reports whether P pid has nothing to run: RunqLen is 0. The lock-free part is
+// runqempty (a G in runnext or the LRQ answers at once); only then is the policy's list looked
+// at, under P.lock. The kernel asks on every way out (its tick decision, kernel/timer.go).
+func (s *Sched) RunqEmpty(pid int) bool {
+	pp := &s.allp[pid]
+	if !s.runqempty(pp) {
+		return false
+	}
+	pp.lock.lock()
+	n := pp.list.size
+	pp.lock.unlock()
+	return n == 0
+}
+
 // Idle reports whether P pid is idle (parked).
 func (s *Sched) Idle(pid int) bool { return s.pidle.Load()&(1<<uint(pid)) != 0 }
 
