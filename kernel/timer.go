@@ -68,7 +68,10 @@ func armTimer(cpu int, running bool, now int64) {
 		return
 	}
 	c.tickArmed, c.timerEarly = isTick, false
-	if next == c.timerArmed && next > now {
+	if next == c.timerArmed && (next == 0 || next > now) {
+		// Armed as wanted already, or stopped as wanted: a one-shot timer that has fired is
+		// stopped (SDM Vol. 3A §11.5.4), and writing it again cost a local-APIC access per
+		// timer interrupt.
 		return
 	}
 	c.timerArmed = next
@@ -129,4 +132,4 @@ func periodicTick() bool {
 }
 
 // othersWait reports whether a thread waits to run where core cpu's scheduler looks first. BKL held.
-func othersWait(cpu int) bool { return S.GRQLen() > 0 || S.RunqLen(cpu) > 0 }
+func othersWait(cpu int) bool { return S.GRQLen() > 0 || !S.RunqEmpty(cpu) }
