@@ -93,6 +93,10 @@ func QEMUArgs(m Machine, img, cmdline string, socks [3]string) []string {
 	if m.Accel == "kvm" {
 		// Plain -cpu host aborts on nested KVM ("failed to set MSR 0x10a").
 		args = append(args, "-accel", "kvm", "-cpu", "host,-arch-capabilities")
+	} else if m.Plugin != "" && m.SMP > 1 {
+		// One host thread runs every vCPU in turn: a plugin's inline counters are plain
+		// additions, which vCPUs on threads of their own would race on (qemu-plugin.h).
+		args = append(args, "-accel", "tcg,thread=single", "-cpu", "max")
 	} else {
 		args = append(args, "-accel", "tcg", "-cpu", "max")
 	}

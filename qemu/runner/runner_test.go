@@ -295,6 +295,14 @@ func TestMachine(t *testing.T) {
 	if a := strings.Join(QEMUArgs(pl, "i", "c", [3]string{}), " "); !strings.Contains(a, "-plugin /p/libtbprof.so") {
 		t.Errorf("plugin args: %q", a)
 	}
+	// With several vCPUs a plugin run gets one TCG thread, so that its counters do not race.
+	pl.SMP = 2
+	if a := strings.Join(QEMUArgs(pl, "i", "c", [3]string{}), " "); !strings.Contains(a, "-accel tcg,thread=single ") {
+		t.Errorf("plugin args on 2 vCPUs: %q", a)
+	}
+	if a := strings.Join(QEMUArgs(good, "i", "c", [3]string{}), " "); strings.Contains(a, "thread=single") {
+		t.Errorf("no plugin, yet one TCG thread: %q", a)
+	}
 	kvm := good
 	kvm.Accel, kvm.GDB = "kvm", true
 	args = strings.Join(QEMUArgs(kvm, "i", "c", [3]string{}), " ")

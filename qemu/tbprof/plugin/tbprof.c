@@ -10,8 +10,9 @@
  * Written here rather than taken from QEMU's contrib/plugins (hotblocks.c does much the same)
  * because Debian's QEMU packages ship neither the built plugins nor qemu-plugin.h; the
  * declarations below are the plugin API version 1 (QEMU 4.2-8.x) functions this file uses, as
- * include/qemu/qemu-plugin.h declares them. The inline additions are not atomic: with several
- * vCPUs the counts are approximate (QEMU's own note on inline ops).
+ * include/qemu/qemu-plugin.h declares them. The inline additions are not atomic: vCPUs on host
+ * threads of their own would race on them (QEMU's own note on inline ops), so gmpos's runner
+ * gives a plugin run with several vCPUs -accel tcg,thread=single, which runs them in turn.
  *
  * Build: make tbprof (gcc -O2 -shared -fPIC). Use: gmpos run -plugin build/libtbprof.so PKG.
  */
