@@ -53,7 +53,9 @@
 // one-shot timer for the nearest deadline, and for the running thread's slice end only if
 // another thread waits (tickAt): a thread that has its core to itself takes no interrupt, so
 // whatever another core has for it — a signal, a kill — kicks its core with an IPI (kickThread,
-// signal.go).
+// signal.go). The timer is written only when that deadline comes sooner than the armed one: a
+// later one leaves the armed one to fire early and find nothing due, since each write to the
+// emulated local APIC costs tens of µs under QEMU's big lock.
 //
 // # Contexts
 //
