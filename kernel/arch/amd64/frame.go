@@ -36,11 +36,23 @@ const (
 	FlagIF = 1 << 9
 	FlagDF = 1 << 10
 	FlagOF = 1 << 11
+	FlagRF = 1 << 16
+	FlagVM = 1 << 17
 	FlagAC = 1 << 18
 	FlagID = 1 << 21
 
 	// flagsFixed is bit 1, reserved, always 1.
 	flagsFixed = 1 << 1
+
+	// sysretNoFlags are the flags with which resume returns by IRETQ rather than SYSRETQ (as
+	// Linux's syscall_return_via_sysret test): SYSRET clears RF and VM instead of loading them,
+	// and a pending single step (TF) is delivered as IRET's semantics say.
+	sysretNoFlags = FlagTF | FlagRF | FlagVM
+
+	// sysretIPLimit bounds the instruction pointers SYSRETQ may return to: a non-canonical RCX
+	// makes SYSRET raise #GP in ring 0 on the user's stack (SDM Vol. 2B SYSRET; the 2012 Intel
+	// SYSRET advisory). The user half ends here.
+	sysretIPLimit = 0x0000_8000_0000_0000
 )
 
 // NewUserFrame returns the frame of a thread that starts at pc with stack pointer sp in user mode

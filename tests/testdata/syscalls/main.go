@@ -25,6 +25,8 @@ func main() {
 	var word uint32 // a 4-byte-aligned futex word holding 0
 	w := uintptr(unsafe.Pointer(&word))
 
+	checkRegs()
+
 	_, _, e := syscall.Syscall(syscall.SYS_WRITE, 1, bad, 10)
 	check("write(1, unmapped)", e, syscall.EFAULT)
 	_, _, e = syscall.Syscall(syscall.SYS_WRITE, 99, p, 1)
