@@ -36,6 +36,7 @@ const (
 	FlagIF = 1 << 9
 	FlagDF = 1 << 10
 	FlagOF = 1 << 11
+	FlagNT = 1 << 14
 	FlagRF = 1 << 16
 	FlagVM = 1 << 17
 	FlagAC = 1 << 18

@@ -61,10 +61,14 @@ const (
 )
 
 // initSyscall programs SYSCALL: entry point, selectors, and the RFLAGS bits cleared on entry (IF so
-// the entry runs with interrupts off, DF for the ABI, TF and AC for safety).
+// the entry runs with interrupts off, DF for the ABI, TF and AC for safety, and NT: user code can
+// set it with POPFQ, and a kernel that ran on with it set faulted in its own IRETQ, which in
+// 64-bit mode raises #GP when NT is set (SDM Vol. 2A IRET, "TASK-RETURN") — a user program could
+// stop the machine. Linux clears it the same way (MSR_SYSCALL_MASK's X86_EFLAGS_NT). An
+// interrupt or exception clears NT itself; the user's value comes back from the saved flags.)
 func initSyscall() {
 	wrmsr(msrSTAR, uint64(KernelCS)<<32|uint64(0x18)<<48)
 	wrmsr(msrLSTAR, uint64(syscallEntryAddr()))
-	wrmsr(msrFMASK, FlagIF|FlagDF|FlagTF|FlagAC)
+	wrmsr(msrFMASK, FlagIF|FlagDF|FlagTF|FlagAC|FlagNT)
 	wrmsr(msrEFER, rdmsr(msrEFER)|1) // SCE
 }

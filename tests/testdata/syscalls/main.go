@@ -26,6 +26,7 @@ func main() {
 	w := uintptr(unsafe.Pointer(&word))
 
 	checkRegs()
+	checkNT()
 
 	_, _, e := syscall.Syscall(syscall.SYS_WRITE, 1, bad, 10)
 	check("write(1, unmapped)", e, syscall.EFAULT)

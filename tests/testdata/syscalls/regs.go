@@ -9,7 +9,8 @@ import (
 	"syscall"
 )
 
-func syscallRegs(nr uintptr, out *[16]uint64) // regs_amd64.s
+func syscallRegs(nr uintptr, out *[16]uint64)  // regs_amd64.s
+func syscallNT(nr, a1, a2, a3 uintptr) uintptr // regs_amd64.s
 
 // regNames names syscallRegs's results; the first 12 must come back as they were set.
 var regNames = [16]string{"rbx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r12", "r13", "r14", "r15", "rbp", "rcx", "r11", "rflags", "rax"}
@@ -40,4 +41,12 @@ func checkRegs() {
 		bad = " as Linux leaves them"
 	}
 	fmt.Printf("%-32s %-28s ok=%v\n", "registers after a system call", bad[1:], bad == " as Linux leaves them")
+}
+
+// checkNT makes a system call with RFLAGS.NT set that delivers a signal on its way out (SIGURG,
+// which the Go runtime handles), so that the kernel cannot return by SYSRETQ. Linux clears NT on
+// SYSCALL (IA32_FMASK): a kernel that ran on with it set would fault in its own IRETQ.
+func checkNT() {
+	r := syscallNT(syscall.SYS_TGKILL, uintptr(syscall.Getpid()), uintptr(syscall.Gettid()), uintptr(syscall.SIGURG))
+	fmt.Printf("%-32s %-28v ok=%v\n", "tgkill(self, SIGURG) with NT set", syscall.Errno(-int64(r)), r == 0)
 }

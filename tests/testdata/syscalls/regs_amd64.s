@@ -50,3 +50,21 @@ TEXT ·syscallRegs(SB),NOSPLIT,$32-16
 	MOVQ	8(SP), R14
 	MOVQ	16(SP), R15
 	RET
+
+// func syscallNT(nr, a1, a2, a3 uintptr) uintptr
+// Makes system call nr with RFLAGS.NT set, which user code may set with POPFQ (it means nothing
+// in 64-bit mode but makes IRETQ raise #GP if it is set when IRETQ runs), and clears it again.
+TEXT ·syscallNT(SB),NOSPLIT,$0-40
+	MOVQ	nr+0(FP), AX
+	MOVQ	a1+8(FP), DI
+	MOVQ	a2+16(FP), SI
+	MOVQ	a3+24(FP), DX
+	PUSHFQ
+	ORQ	$0x4000, 0(SP)
+	POPFQ
+	SYSCALL
+	PUSHFQ
+	ANDQ	$~0x4000, 0(SP)
+	POPFQ
+	MOVQ	AX, ret+32(FP)
+	RET
