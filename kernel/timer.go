@@ -73,6 +73,15 @@ func armTimer(cpu int, running bool, now int64) {
 		c.timerEarly = true // the armed deadline comes first: leave it, it fires early (see above)
 		return
 	}
+	if running && c.timerArmed != 0 && c.timerArmed <= now {
+		// Due, and not yet delivered: QEMU raises the timer interrupt from its main loop, late
+		// under load, and interrupts are off here. It comes the moment they are on, and its trap
+		// arms what is next. Writing the timer instead (the deadline that has passed, or the
+		// next one) cost a local-APIC access on every system call of that window — and, for a
+		// tick, put the preemption off by minRunNS each time: a getpid loop beside a waiting
+		// thread wrote the timer 10,315 times in 300,000 calls.
+		return
+	}
 	c.tickArmed, c.timerEarly = isTick, false
 	if next == c.timerArmed && (next == 0 || next > now) {
 		// Armed as wanted already, or stopped as wanted: a one-shot timer that has fired is

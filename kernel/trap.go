@@ -126,23 +126,20 @@ func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int, entry int64) 
 	case arch.TrapFault:
 		userFault(t, gp, cpu)
 	case arch.TrapTimer:
-		tick := false
+		tick, early := false, false
 		if f != nil { // not the idle poll's deadline (idle.go)
 			arch.EOI(f)
 			c := &cpus[cpu]
-			// The scheduler tick (timer.go tickAt), not a deadline — nor a deadline left armed
-			// when the next moved later (timer.go armTimer), which finds nothing due.
-			tick = c.tickArmed && !c.timerEarly
-			if c.timerEarly {
-				stats.earlyTimers++
-			}
+			// Armed for the scheduler tick (timer.go tickAt), not a deadline; or left armed when
+			// the next deadline moved later (timer.go armTimer): early, unless it preempts.
+			tick, early = c.tickArmed, c.timerEarly
 			c.timerArmed, c.tickArmed, c.timerEarly = 0, false, false // the one-shot timer has fired
 		}
 		if t != nil {
 			cpuTimersCheck(gp, cpu) // a CPU timer's signal lands where the tick found the thread
 			profTick(t, gp, cpu, nanotime())
 		}
-		timerTick(cpu, tick)
+		timerTick(cpu, tick, early)
 	case arch.TrapIRQ:
 		irqDispatch(f, n, cpu)
 	case arch.TrapIPI: // IPIWake: leaving the idle halt (or poll) was the point
@@ -216,8 +213,10 @@ func schedule(cpu int) *arch.Frame {
 // policy decide whether the running thread has used up its slice.
 //
 // tick says the timer was armed for the scheduler tick (timer.go tickAt): one that preempts
-// nobody and samples nothing interrupted its thread for nothing (stats.idleTicks).
-func timerTick(cpu int, tick bool) {
+// nobody and samples nothing interrupted its thread for nothing (stats.idleTicks). early says it
+// was left armed although the next deadline had moved later (timer.go armTimer): it is counted
+// apart (stats.earlyTimers), unless its thread's slice had ended and it preempts, as a tick.
+func timerTick(cpu int, tick, early bool) {
 	now := nanotime()
 	expireTimeouts(cpu, now)
 	expireRealTimers(cpu, now) // ptimer.go, itimer.go
@@ -227,7 +226,10 @@ func timerTick(cpu int, tick bool) {
 		stats.preemptions++
 		preempt = true
 	}
-	if tick {
+	switch {
+	case early && !preempt:
+		stats.earlyTimers++ // came before anything was due: not a tick (timer.go armTimer)
+	case tick || early: // an early timer that preempts did the tick's work
 		stats.ticks++
 		if !preempt && !periodicTick() {
 			stats.idleTicks++

@@ -38,7 +38,7 @@ func TestGuestIdlePoll(t *testing.T) {
 	}
 }
 
-var tickLines = regexp.MustCompile(`spinning 400ms alone: (\d+) ticks, (\d+) of them preempted nobody\ntwo threads sharing the core 400ms: (\d+) ticks, (\d+) of them preempted nobody\nthread ping-pong, (\d+) round trips: (\d+) timer writes, (\d+) early timer interrupts`)
+var tickLines = regexp.MustCompile(`spinning 400ms alone: (\d+) ticks, (\d+) of them preempted nobody\ntwo threads sharing the core 400ms: (\d+) ticks, (\d+) of them preempted nobody\nthread ping-pong, (\d+) round trips: (\d+) timer writes, (\d+) early timer interrupts\na thread in system calls sharing the core 400ms: (\d+) ticks, (\d+) of them preempted nobody`)
 
 // TestGuestTicks: the scheduler tick is armed only when another thread waits, and then for the
 // moment the policy could preempt (kernel/timer.go tickAt, sched.PreemptAt), so few ticks
@@ -46,7 +46,9 @@ var tickLines = regexp.MustCompile(`spinning 400ms alone: (\d+) ticks, (\d+) of 
 // beside it), then two threads share the core and must be preempted for each other. A periodic
 // 4 ms tick gives ~95 ticks per phase, two thirds of which preempt nobody. Last, a thread
 // ping-pong moves the timer's deadline at every switch; the kernel writes the timer only when the
-// deadline comes sooner (kernel/timer.go armTimer), not ~8 times per round trip.
+// deadline comes sooner (kernel/timer.go armTimer), not ~8 times per round trip. And the shared
+// phase once more with one thread in a system-call loop: its ways out of the kernel must not put
+// its slice's end off (they did, while a due tick waited for QEMU to deliver it).
 func TestGuestTicks(t *testing.T) {
 	if native() {
 		t.Skip("counts gmpos's ticks")
@@ -70,5 +72,11 @@ func TestGuestTicks(t *testing.T) {
 	t.Logf("thread ping-pong: %d timer writes, %d early timer interrupts in %d round trips", n(6), n(7), n(5))
 	if n(6)*4 > n(5) {
 		t.Errorf("thread ping-pong wrote the timer %d times in %d round trips: more than once per 4", n(6), n(5))
+	}
+	t.Logf("a thread in system calls sharing the core: %d ticks, %d idle", n(8), n(9))
+	// 40 slices end in 400 ms; the two spinners above take 38-41 ticks. The kernel that put the
+	// slice's end off took 13-20 here.
+	if n(8) < 30 {
+		t.Errorf("a thread making system calls shared a core for 400 ms with %d ticks: each 10 ms slice needs one", n(8))
 	}
 }

@@ -94,4 +94,26 @@ func main() {
 	pingPong(roundTrips)
 	_, _, w1, e1 := counts()
 	fmt.Printf("thread ping-pong, %d round trips: %d timer writes, %d early timer interrupts\n", roundTrips, w1-w0, e1-e0)
+
+	// The shared phase again, one of the two threads making system calls as fast as it can:
+	// every way out of the kernel must leave its slice's end in place, not put it off.
+	runtime.GOMAXPROCS(2)
+	c0, cl0 := ticks()
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread()
+			if i == 0 {
+				spin(spinFor)
+				return
+			}
+			for end := time.Now().Add(spinFor); time.Now().Before(end); {
+				syscall.RawSyscall(syscall.SYS_GETPID, 0, 0, 0)
+			}
+		}()
+	}
+	wg.Wait()
+	c1, cl1 := ticks()
+	fmt.Printf("a thread in system calls sharing the core %v: %d ticks, %d of them preempted nobody\n", spinFor, c1-c0, cl1-cl0)
 }
