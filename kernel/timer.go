@@ -62,6 +62,16 @@ func armTimer(cpu int, running bool, now int64) {
 		if p := profTimerNext(cpu, now); p != 0 && (next == 0 || p < next) {
 			next = p // the profiler's next sample of the running thread (profile.go)
 		}
+		if c.timerArmed != 0 && c.timerArmed <= now {
+			// Due, and not yet delivered: QEMU raises the timer interrupt from its main loop,
+			// late under load, and interrupts are off here. It comes the moment they are on,
+			// and its trap arms what is next. Writing the timer instead (the deadline that has
+			// passed, or the next one) cost a local-APIC access on every system call of that
+			// window — and, for a tick, put the preemption off by minRunNS each time: a getpid
+			// loop beside a waiting thread wrote the timer 10,315 times in 300,000 calls.
+			// Checked before tickAt, whose answer would not be used.
+			return
+		}
 		if tick := tickAt(cpu, now); tick != 0 && (next == 0 || tick < next) {
 			next, isTick = tick, true
 		}
@@ -71,15 +81,6 @@ func armTimer(cpu int, running bool, now int64) {
 	}
 	if running && c.timerArmed > now && (next == 0 || next > c.timerArmed) {
 		c.timerEarly = true // the armed deadline comes first: leave it, it fires early (see above)
-		return
-	}
-	if running && c.timerArmed != 0 && c.timerArmed <= now {
-		// Due, and not yet delivered: QEMU raises the timer interrupt from its main loop, late
-		// under load, and interrupts are off here. It comes the moment they are on, and its trap
-		// arms what is next. Writing the timer instead (the deadline that has passed, or the
-		// next one) cost a local-APIC access on every system call of that window — and, for a
-		// tick, put the preemption off by minRunNS each time: a getpid loop beside a waiting
-		// thread wrote the timer 10,315 times in 300,000 calls.
 		return
 	}
 	c.tickArmed, c.timerEarly = isTick, false

@@ -30,8 +30,11 @@
 // x87 state stays in the registers until a thread switch writes it back, fpu.go), points FS at
 // the kernel TLS so that Go code finds the kernel g at FS:-8, and calls the kernel's trap. resume
 // does the reverse for the frame trap returns (the SSE registers only when the same thread
-// continues, the whole FXSAVE image otherwise) and leaves with IRETQ (SYSRET would only save a few cycles and has the
-// non-canonical-RCX pitfall, SDM Vol. 2B SYSRET). The assembly takes Frame and CPU offsets,
+// continues, the whole FXSAVE image otherwise) and leaves with SYSRETQ when the frame is what
+// SYSCALL left (RCX = RIP below the canonical limit — a non-canonical RCX would #GP in ring 0,
+// SDM Vol. 2B SYSRET — R11 = RFLAGS without TF/RF/VM, the user selectors), IRETQ otherwise:
+// under TCG IRETQ's descriptor checks cost 8-14% of a system call. SYSCALL clears NT (IA32_FMASK),
+// since IRETQ faults with NT set. The assembly takes Frame and CPU offsets,
 // selectors and the SYSCALL pseudo-vector from go_asm.h, generated from the Go declarations.
 //
 // # Vectors

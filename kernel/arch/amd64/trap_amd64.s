@@ -18,6 +18,24 @@
 #define fxMXCSR	const_fxMXCSR	// FXSAVE image offsets (fpu.go)
 #define fxXMM	const_fxXMM
 
+// LOAD_GPRS loads the general registers but SP from the Frame at SP (resume's two ways out).
+#define LOAD_GPRS \
+	MOVQ	Frame_R15(SP), R15; \
+	MOVQ	Frame_R14(SP), R14; \
+	MOVQ	Frame_R13(SP), R13; \
+	MOVQ	Frame_R12(SP), R12; \
+	MOVQ	Frame_R11(SP), R11; \
+	MOVQ	Frame_R10(SP), R10; \
+	MOVQ	Frame_R9(SP), R9; \
+	MOVQ	Frame_R8(SP), R8; \
+	MOVQ	Frame_BP(SP), BP; \
+	MOVQ	Frame_DI(SP), DI; \
+	MOVQ	Frame_SI(SP), SI; \
+	MOVQ	Frame_DX(SP), DX; \
+	MOVQ	Frame_CX(SP), CX; \
+	MOVQ	Frame_BX(SP), BX; \
+	MOVQ	Frame_AX(SP), AX;
+
 // SAVE_SSE and LOAD_SSE move XMM0-15 between the registers and their slots of the FXSAVE image
 // at AX (16-byte aligned), with plain moves: TCG translates these inline, FXSAVE/FXRSTOR are
 // helper calls (fpu.go).
@@ -212,21 +230,7 @@ fpdone:
 	JNZ	restore
 	GS; MOVQ	$0, CPU_inKernel
 	MOVQ	BX, SP
-	MOVQ	Frame_R15(SP), R15
-	MOVQ	Frame_R14(SP), R14
-	MOVQ	Frame_R13(SP), R13
-	MOVQ	Frame_R12(SP), R12
-	MOVQ	Frame_R11(SP), R11
-	MOVQ	Frame_R10(SP), R10
-	MOVQ	Frame_R9(SP), R9
-	MOVQ	Frame_R8(SP), R8
-	MOVQ	Frame_BP(SP), BP
-	MOVQ	Frame_DI(SP), DI
-	MOVQ	Frame_SI(SP), SI
-	MOVQ	Frame_DX(SP), DX
-	MOVQ	Frame_CX(SP), CX
-	MOVQ	Frame_BX(SP), BX
-	MOVQ	Frame_AX(SP), AX
+	LOAD_GPRS
 	// The user's stack from here on, in ring 0 with interrupts off until SYSRET loads RFLAGS:
 	// nothing can trap in between (no NMIs are used).
 	MOVQ	Frame_SP(SP), SP
@@ -234,21 +238,7 @@ fpdone:
 restore:
 	GS; MOVQ	$0, CPU_inKernel
 	MOVQ	BX, SP
-	MOVQ	Frame_R15(SP), R15
-	MOVQ	Frame_R14(SP), R14
-	MOVQ	Frame_R13(SP), R13
-	MOVQ	Frame_R12(SP), R12
-	MOVQ	Frame_R11(SP), R11
-	MOVQ	Frame_R10(SP), R10
-	MOVQ	Frame_R9(SP), R9
-	MOVQ	Frame_R8(SP), R8
-	MOVQ	Frame_BP(SP), BP
-	MOVQ	Frame_DI(SP), DI
-	MOVQ	Frame_SI(SP), SI
-	MOVQ	Frame_DX(SP), DX
-	MOVQ	Frame_CX(SP), CX
-	MOVQ	Frame_BX(SP), BX
-	MOVQ	Frame_AX(SP), AX
+	LOAD_GPRS
 	ADDQ	$Frame_IP, SP	// pop GPRs, vector, error code: IRETQ's frame is left
 	IRETQ
 
