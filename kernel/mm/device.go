@@ -19,7 +19,8 @@ package mm
 // The pages are supervisor only, read/write, never executable, global and
 // strong uncacheable (AttrDevice; x86: PCD=1 PWT=1 select PAT entry 3, UC in
 // the power-up PAT, SDM Vol. 3A §11.12.3 Table 11-12, as device registers
-// require, §11.3: no speculative reads, no write combining).
+// require, §11.3: no speculative reads, no write combining; arm64:
+// Device-nGnRE through MAIR_EL1 index 1, pte_arm64.go).
 
 // deviceAttr: supervisor, RW, NX, global, strong uncacheable.
 const deviceAttr = AttrWrite | AttrGlobal | AttrDevice

@@ -1,8 +1,9 @@
 // Package mm is gmpos's memory manager: the physical frame allocator, 4-level
 // page tables, the kernel's own mappings, and the Linux-compatible user
 // address space (mmap, munmap, madvise, mprotect, demand paging) that the Go
-// runtime runs on. Everything except the files named *_amd64.go is portable;
-// the memory map below is the x86-64 one.
+// runtime runs on. Everything except the files named *_amd64.go and
+// *_arm64.go is portable; the memory map below is the x86-64 one, and arm64
+// has the same virtual layout (its differences follow the map).
 //
 // # Memory map
 //
@@ -50,6 +51,18 @@
 // fixed addresses: gmpos randomises no part of the layout (Linux places
 // both at random; the Go runtime's heap hints are its own randomness).
 //
+// arm64 (layout_arm64.go) uses the same virtual addresses, EL1/EL0 for
+// CPL0/CPL3, and one root in both TTBR0_EL1 and TTBR1_EL1: its L0 slots
+// 0..255 are the user half, 256..511 the kernel half, as in the PML4. The
+// "non-canonical hole" is there the two ranges the hardware would translate
+// as aliases of the other half (bit 47 unlike bits 63:48), which canonical
+// refuses. What differs is physical: device registers are identity mapped
+// where the board has them (QEMU virt: the GIC at 0x0800_0000, the PL011 at
+// 0x0900_0000, PCIe ECAM at 0x40_1000_0000; Raspberry Pi: 0x3f00_0000 or
+// 0xfe00_0000), the image is linked into RAM (virt: from 0x4000_0000; Pi:
+// from 0), nothing below RAM is direct mapped (lowDirectMap = 0) and there
+// is no MAP_32BIT window.
+//
 // # Components (one file each)
 //
 // Portable:
@@ -86,10 +99,25 @@
 //   - mman_amd64.go: x86's additions to the mmap ABI (MAP_32BIT,
 //     MAP_ABOVE4G, the huge page sizes).
 //
+// arm64 (the same contract):
+//
+//   - pte_arm64.go: the contract bound to pte_vmsa.go, the MAIR_EL1 value
+//     and attribute indices kernel/arch/arm64 programs (MAIRValue), and
+//     which barriers and TLB maintenance the arch owes mm.
+//   - pte_vmsa.go: the VMSAv8-64 stage 1 descriptor encoder (Arm ARM D8.3,
+//     4 KiB granule, 48-bit addresses). Portable so that hosted tests cover
+//     it (pte_vmsa_test.go); only pte_arm64.go uses it.
+//   - layout_arm64.go: the x86-64 layout through one root in TTBR0_EL1 and
+//     TTBR1_EL1, the canonical rule that refuses the aliases, no low
+//     direct map.
+//   - mman_arm64.go: no MAP_32BIT, no PROT_BTI/PROT_MTE, arm64's huge page
+//     sizes.
+//
 // portable_test.go checks the split: portable files carry no build tag, name
-// no identifier that only *_amd64 files declare except the contract, and
-// compile (go/types, arm64 sizes) against a stub implementing nothing but
-// the contract.
+// no identifier that only the architecture files declare except the
+// contract, and compile (go/types, arm64 sizes) against a stub implementing
+// nothing but the contract. arm64files_test.go type-checks the linux/arm64
+// file set on the host and checks its layout constants and zkdata_arm64.go.
 //
 // # Boot sequence (what the kernel calls, in order)
 //
@@ -100,10 +128,12 @@
 //     taken from the start of the first region) must be identity mapped.
 //  2. FlushTLB/FlushAll = arch hooks.
 //  3. BuildKernelSpace(ram, image) → load CR3 = pt.Root (with EFER.NXE and
-//     CR4.PGE set first), then SetPhysOffset(DirectMapBase).
+//     CR4.PGE set first; arm64: MAIR_EL1 = MAIRValue and TCR_EL1 as
+//     pte_arm64.go says, then TTBR0_EL1 = TTBR1_EL1 = pt.Root), then
+//     SetPhysOffset(DirectMapBase).
 //     From here on only the new map exists: boot structures (multiboot
 //     info, command line) are read at PhysToVirt(pa) (the low 16 MiB are
-//     always direct mapped), and device registers at their physical
+//     always direct mapped on x86; on arm64 only RAM is), and device registers at their physical
 //     address once MapDevice(pa, size) mapped them (call it before the
 //     switch for the registers needed early) — the boot identity map of
 //     0..4 GiB is gone.
@@ -117,9 +147,10 @@
 //     Kernel.PeekExecutable(ip) before reading instruction bytes, which is
 //     safe even when the fault happened inside mm with the lock held.
 //
-// SMEP and SMAP must stay off: the kernel's code lives in the user-
-// accessible image (one shared image) and the kernel copies user buffers
-// with plain loads/stores after UserRange.
+// SMEP and SMAP must stay off (arm64: PAN off, and the image's text has
+// PXN clear): the kernel's code lives in the user-accessible image (one
+// shared image) and the kernel copies user buffers with plain loads/stores
+// after UserRange.
 //
 // # Rules (trap context)
 //
@@ -167,7 +198,11 @@
 // Entries that go from not-present to present need no invalidation
 // (SDM Vol. 3A §4.10.4.3). Every removal or reduction of rights is followed
 // by FlushTLB(va) (INVLPG, §4.10.4.1), or by one FlushAll when a range
-// operation touched more than flushRangeLimit pages.
+// operation touched more than flushRangeLimit pages. arm64 is the same
+// except that a new entry is only certain to be seen by the walker after a
+// DSB (pte_arm64.go says who issues it), and that the hooks' TLBI …IS
+// instructions reach every core in the Inner Shareable domain by
+// themselves, where x86 needs the kernel's shootdown IPI.
 //
 // # Why MADV_DONTNEED must drop pages
 //
@@ -241,19 +276,24 @@
 //   - PTE.Addr: the table or 4 KiB frame address (x86 bits 51:12; arm64 47:12).
 //   - PTE.attr: decode a leaf into Attr.
 //   - pteTable(pa): a valid, fully permissive table entry (rights are decided by the leaf).
-//   - pteTableKernel(pa): a valid table entry that denies user access below it (process.go).
+//   - pteTableKernel(pa): a valid table entry that denies user access below it (process.go;
+//     arm64: APTable[0] and UXNTable, since EL0 may execute what it cannot read).
 //   - pteLeaf(pa, Attr): a valid last-level entry (arm64: page descriptor, AF=1, AttrIndx for normal or device memory).
 //   - pteBlock(pa, Attr): a valid 2 MiB leaf (arm64: level 2 block descriptor).
 //   - physLimit: one past the highest physical address an entry can hold.
-//   - canonical(va): va can be translated at all (x86: bits 63..47 equal; arm64: bits 63..48 all 0 or all 1).
-//   - UserEnd: Linux TASK_SIZE (x86 2^47-4096; arm64 at most 2^47, see below).
+//   - canonical(va): va can be mapped (x86: bits 63..47 equal; arm64 the same: the hardware
+//     translates bits 63..48 all 0 or all 1, but bit 47 unlike them is an alias of the other half).
+//   - UserEnd: Linux TASK_SIZE (x86 2^47-4096; arm64 the same, at most 2^47, see below).
 //   - MmapBase: where the top-down mmap search starts.
 //   - DirectMapBase: the kernel-half base of the direct map of RAM.
 //   - KernelStackBase: the kernel-half base of the kernel stacks.
-//   - lowDirectMap: physical memory below it is direct mapped even if it is not RAM (boot-protocol data).
+//   - lowDirectMap: physical memory below it is direct mapped even if it is not RAM (boot-protocol
+//     data; x86 16 MiB; arm64 0, where low addresses may be devices).
+//   - ExecBase, ExecEnd: the exec region, whole top-level slots (for the kernel, not for mm).
 //   - mapLow32, map32Base, map32End: the MAP_32BIT flag and its window (x86 only; 0 elsewhere).
 //   - mapArchLegacy: arch mmap flags MAP_SHARED_VALIDATE accepts (x86 MAP_32BIT|MAP_ABOVE4G; arm64 0).
-//   - protArch: PROT_ bits mprotect accepts beyond R|W|X|SEM (arch_validate_prot; arm64 PROT_BTI|PROT_MTE).
+//   - protArch: PROT_ bits mprotect accepts beyond R|W|X|SEM (arch_validate_prot; arm64 PROT_BTI and
+//     PROT_MTE only if the CPU has them and the kernel enables them — gmpos does not, so 0).
 //   - hugetlbShift(shift): 1<<shift is a MAP_HUGETLB size (x86 21, 30; arm64 16, 21, 25, 30).
 //
 // The hooks (FlushTLB: TLBI VAE1IS + DSB; FlushAll: TLBI VMALLE1IS) come

@@ -34,7 +34,7 @@ const (
 	AttrGlobal
 	// AttrDevice: strongly ordered, uncached device memory: no
 	// speculative reads, no write combining (x86 PAT UC, arm64
-	// Device-nGnRnE). Normal memory otherwise (write-back).
+	// Device-nGnRE). Normal memory otherwise (write-back).
 	AttrDevice
 	// AttrOwned (software): the frame belongs to the frame allocator and
 	// is freed when the page is unmapped (user pages, kernel stacks).
