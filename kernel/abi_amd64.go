@@ -27,6 +27,15 @@ const (
 	// epoll_event), packed on x86-64 (uapi/linux/eventpoll.h: EPOLL_PACKED).
 	statSize       = 144
 	epollEventSize = 12
+
+	// The open flags whose values differ between architectures (asm/fcntl.h: arm64 swaps
+	// O_DIRECTORY/O_NOFOLLOW with O_DIRECT/O_LARGEFILE); the others are asm-generic's.
+	oDirect    = 0o40000
+	oDirectory = 0o200000
+	oNofollow  = 0o400000
+
+	// vdsoELF: the vDSO page is an ELF image the program may look up (AT_SYSINFO_EHDR).
+	vdsoELF = true
 )
 
 // syscallArgs returns the system call number and arguments from a thread's frame. The number is

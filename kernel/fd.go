@@ -126,7 +126,7 @@ type fdSlot struct {
 }
 
 // Status flags and fcntl/ioctl values (include/uapi/asm-generic/fcntl.h, ioctls.h; the same on
-// x86-64 and arm64).
+// x86-64 and arm64 but for O_DIRECT, O_DIRECTORY and O_NOFOLLOW, which abi_<arch>.go defines).
 const (
 	oRdonly   = 0
 	oWronly   = 1
@@ -138,7 +138,7 @@ const (
 
 	// setflMask: the flags F_SETFL may change (fs/fcntl.c SETFL_MASK), O_DIRECT and O_NOATIME
 	// among them, which no gmpos file honours.
-	setflMask = oAppend | oNonblock | 0o20000 /* O_ASYNC */ | 0o40000 /* O_DIRECT */ | 0o1000000 /* O_NOATIME */
+	setflMask = oAppend | oNonblock | 0o20000 /* O_ASYNC */ | oDirect | 0o1000000 /* O_NOATIME */
 )
 
 // The open files, shared by every process (each process's fd table is in proc.go). The console

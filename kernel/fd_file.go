@@ -25,7 +25,6 @@ const (
 	fileChunk = 1 << 20
 	fileMaxRW = 4 << 20
 	oPath     = 0o10000000
-	oNofollow = 0o400000
 	oTrunc    = 0o1000
 )
 

@@ -39,8 +39,7 @@ const (
 	// pipeCapacity is the ring's size; F_GETPIPE_SZ reports it.
 	pipeCapacity = netabi.RingSize
 
-	oDirect           = 0o40000 // O_DIRECT: a packet-mode pipe, not implemented
-	oNotificationPipe = 0o200   // O_NOTIFICATION_PIPE (= O_EXCL): a watch queue, not implemented
+	oNotificationPipe = 0o200 // O_NOTIFICATION_PIPE (= O_EXCL): a watch queue, not implemented
 	sIFIFO            = 0o010000
 )
 

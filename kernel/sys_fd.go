@@ -265,7 +265,7 @@ func sysFcntl(fd int32, c int32, arg uint64) int64 {
 	case fGetfl:
 		return int64(f.flags)
 	case fSetfl:
-		if argi&0o40000 != 0 { // O_DIRECT: no gmpos file supports it (FMODE_CAN_ODIRECT)
+		if argi&oDirect != 0 { // O_DIRECT: no gmpos file supports it (FMODE_CAN_ODIRECT)
 			return -EINVAL
 		}
 		f.flags = argi&setflMask | f.flags&^setflMask

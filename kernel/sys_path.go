@@ -30,8 +30,7 @@ const (
 	atNoAutomount     = 0x800
 	atEmptyPath       = 0x1000
 	atStatxSyncType   = 0x6000
-	oTmpfile          = 0o20000000 | 0o200000 // __O_TMPFILE | O_DIRECTORY
-	oDirectory        = 0o200000
+	oTmpfile          = 0o20000000 | oDirectory // __O_TMPFILE | O_DIRECTORY
 	oCreat            = 0o100
 	oExcl             = 0o200
 )

@@ -8,8 +8,9 @@ import (
 	"gmpos/sched"
 )
 
-//go:generate go run mksysnum.go amd64
+//go:generate go run mksysnum.go amd64 arm64
 //go:generate go run mkkdata.go amd64
+//go:generate go run mkkdata.go arm64
 
 // syscall dispatches the system call in t's frame. The number and the six arguments come from the
 // frame as the architecture's convention left them (abi_<arch>.go syscallArgs; on x86-64: number
