@@ -5,6 +5,6 @@ package kernel
 
 import "gmpos/kernel/arch/amd64"
 
-// amd64KernelData lists the CPU package's variables — descriptor tables, boot and IST stacks,
+// archKernelData lists the CPU package's variables — descriptor tables, boot and IST stacks,
 // per-CPU state (protectKernelData).
-func amd64KernelData(add func(p, n uintptr)) { amd64.KernelData(add) }
+func archKernelData(add func(p, n uintptr)) { amd64.KernelData(add) }

@@ -227,10 +227,11 @@ func execLoad(ino vfs.Ino, img *elf.Image) (uintptr, bool) {
 		return 0, false
 	}
 	ehdr := uintptr(0)
-	if vdsoState.ehdr != 0 &&
+	if vdsoState.text != 0 &&
 		as.MapSpecial(execVvar, vdsoState.vvar, mm.PageSize, mm.PROT_READ) == mm.OK &&
-		as.MapSpecial(execVdso, vdsoState.text, mm.PageSize, mm.PROT_READ|mm.PROT_EXEC) == mm.OK {
-		ehdr = execVdso
+		as.MapSpecial(execVdso, vdsoState.text, mm.PageSize, mm.PROT_READ|mm.PROT_EXEC) == mm.OK &&
+		vdsoState.ehdr != 0 {
+		ehdr = execVdso // only an ELF vDSO is announced (arm64's page is just the signal trampoline)
 	}
 	var random [16]byte
 	randomBytes(&random)

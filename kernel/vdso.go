@@ -34,8 +34,8 @@ var vdsoState struct {
 // the program. Boot: after calibrateClock, before the first thread's stack (auxv) is built. A
 // failure costs only speed: the program then makes system calls, as with vdso=0.
 func vdsoInit() {
-	if cmd.noVDSO {
-		return
+	if cmd.noVDSO && vdsoELF || len(vdso.Image) == 0 {
+		return // vdso=0 (on arm64 the page still carries the signal trampoline: mapped anyway)
 	}
 	if len(vdso.Image) > mm.PageSize || vdso.PageSize != mm.PageSize {
 		klog("vdso: the image does not fit a page; running without a vDSO")
@@ -55,7 +55,9 @@ func vdsoInit() {
 		klog("vdso: cannot map it; running without a vDSO")
 		return
 	}
-	vdsoState.ehdr = vdsoAddr
+	if vdsoELF && !cmd.noVDSO {
+		vdsoState.ehdr = vdsoAddr
+	}
 }
 
 // vdsoClock is the kernel clock as the vDSO computes it: the same calibration, the same formula

@@ -1,0 +1,100 @@
+// The other cores: started through PSCI CPU_ON.
+// SPDX-License-Identifier: BSD-3-Clause
+
+//go:build arm64
+
+package arm64
+
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
+// Secondary cores. On QEMU virt (and any machine with firmware implementing the Arm Power State
+// Coordination Interface, DEN0022) the boot core asks the firmware to start each other core at a
+// physical address: CPU_ON(target MPIDR, entry, context ID) (§5.6). The core arrives there as the
+// boot core did — MMU off, at EL1 or EL2 — with x0 = the context ID, which is its CPU index here.
+// secondaryEntry (entry_arm64.s) drops to EL1, loads the kernel's page table (the image is mapped
+// at its physical address, so turning the MMU on changes nothing for the code running), and calls
+// apMain on the core's boot stack. The Raspberry Pi's spin table will start cores the same way.
+const (
+	psciCPUOn64    = 0xc400_0003 // CPU_ON, SMC64 calling convention (DEN0022 §5.1.4)
+	apBootStackLen = 16 << 10
+)
+
+var (
+	// psciSMC says the firmware is reached with SMC (it runs at EL3 or EL2 above us), not HVC.
+	psciSMC bool
+	// cpuMPIDR lists the cores' MPIDR affinities as the board found them; ncpuDT how many.
+	cpuMPIDR [MaxCPU]uint64
+	ncpuDT   int
+	// kernelRoot is the page table secondary cores turn their MMU on with.
+	kernelRoot uint64
+	// apNext is the next CPU index to hand out (the boot core is 0).
+	apNext int = 1
+	// apBootStacks are the secondary cores' stacks until they move to guarded kernel stacks.
+	apBootStacks [MaxCPU][apBootStackLen]byte
+	// online counts cores that reached apMain, the boot core included.
+	online atomic.Int32
+)
+
+// UsePSCI records the PSCI conduit and the cores, from the device tree's /psci and /cpus (the
+// board calls it while probing). mpidrs[i] is core i's affinity (MPIDR_EL1's Aff fields).
+func UsePSCI(smc bool, mpidrs []uint64) {
+	psciSMC = smc
+	ncpuDT = copy(cpuMPIDR[:], mpidrs)
+}
+
+//go:linkname kernelAPMain gmpos/kernel.apMain
+func kernelAPMain(cpu int)
+
+// Defined in entry_arm64.s.
+func secondaryEntry()
+func secondaryEntryAddr() uintptr
+
+// PrepareCPUs counts the boot core online.
+func PrepareCPUs() { online.Store(1) }
+
+// SetKernelPageTable records the page table secondary cores load.
+func SetKernelPageTable(root uintptr) { kernelRoot = uint64(root) }
+
+// StartCPUs asks the firmware to start every listed core but this one, each with its CPU index.
+// wait is not needed: CPU_ON returns once the request is accepted, and the kernel then waits for
+// the cores to check in (Online).
+func StartCPUs(wait func(ns int64)) {
+	self := uint64(cpus[0].mpidr)
+	entry := uint64(secondaryEntryAddr())
+	for i := 0; i < ncpuDT && apNext < MaxCPU; i++ {
+		if cpuMPIDR[i] == self {
+			continue
+		}
+		idx := apNext
+		apNext++
+		cpus[idx].mpidr = uintptr(cpuMPIDR[i])
+		var r uint64
+		if psciSMC {
+			r = smcCall(psciCPUOn64, cpuMPIDR[i], entry, uint64(idx))
+		} else {
+			r = hvcCall(psciCPUOn64, cpuMPIDR[i], entry, uint64(idx))
+		}
+		if r != 0 { // PSCI error (negative): that core stays off, and Online tells
+			apNext--
+		}
+	}
+}
+
+// Online is the number of cores that have started, the boot core included.
+func Online() int { return int(online.Load()) }
+
+// apMain is a secondary core's first Go code (called by secondaryEntry), on its boot stack with
+// the MMU on and R28 = its kernel g.
+func apMain(cpu int) {
+	c := &cpus[cpu]
+	c.id = uintptr(cpu)
+	lo := uintptr(unsafe.Pointer(&apBootStacks[cpu][0]))
+	c.setKernelStack(lo, lo+apBootStackLen)
+	c.mpidr = uintptr(readMPIDR() & mpidrAffinity)
+	InitInterrupts(nil)
+	online.Add(1)
+	kernelAPMain(cpu)
+}
