@@ -25,6 +25,10 @@ type Board interface {
 	// Probe reads the loader's and the firmware's hand-off (memory map, command line,
 	// processors, interrupt wiring). Boot, on the early identity map. ok false: no memory map.
 	Probe() (ok bool, why string)
+	// MapDevices maps the registers the board itself uses before InitIRQ (console, RTC) into
+	// the kernel's page table with mapDevice. Boot: after the kernel's table is built, before
+	// the kernel switches to it (the PC's ports need no mapping; arm64 boards' UARTs do).
+	MapDevices(mapDevice func(pa, size uintptr) bool) bool
 	// RAM is the usable RAM, board reservations removed (the kernel removes its own image).
 	RAM() []mm.Region
 	// Cmdline is the kernel command line (docs/contract.md).

@@ -38,17 +38,34 @@ var stdinBuf struct {
 // FIFO on empties it, and a byte that arrived earlier would be lost. Boot.
 func consoleInputInit() {
 	ok := false
-	if l := board.ConsoleInputIRQ(consoleStdout); l >= 0 && irqRegister(l, "stdin", stdinIRQ) {
-		board.ConsoleInputEnable(consoleStdout, true)
-		ok = true
-	}
-	if l := board.ConsoleInputIRQ(consoleStderr); l >= 0 && irqRegister(l, "signals", signalIRQ) {
-		board.ConsoleInputEnable(consoleStderr, true)
+	in, sig := board.ConsoleInputIRQ(consoleStdout), board.ConsoleInputIRQ(consoleStderr)
+	if in >= 0 && in == sig {
+		// One receiver for both channels (arm64 virt's single UART, docs/contract.md): one
+		// handler serves both, each taking its own channel's bytes.
+		if irqRegister(in, "console", consoleInputIRQ) {
+			board.ConsoleInputEnable(consoleStdout, true)
+			board.ConsoleInputEnable(consoleStderr, true)
+			ok = true
+		}
+	} else {
+		if in >= 0 && irqRegister(in, "stdin", stdinIRQ) {
+			board.ConsoleInputEnable(consoleStdout, true)
+			ok = true
+		}
+		if sig >= 0 && irqRegister(sig, "signals", signalIRQ) {
+			board.ConsoleInputEnable(consoleStderr, true)
+		}
 	}
 	if ok {
 		var k kbuf
 		k.s("input").record()
 	}
+}
+
+// consoleInputIRQ serves a receiver that carries both channels. Interrupt context.
+func consoleInputIRQ(line, cpu int) {
+	stdinIRQ(line, cpu)
+	signalIRQ(line, cpu)
 }
 
 // stdinIRQ moves the received bytes into stdinBuf, decoding the escapes, and wakes readers.

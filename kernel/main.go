@@ -11,10 +11,6 @@ import (
 	"gmpos/sched"
 )
 
-// The image is linked at 1 MiB (docs/contract.md: -T 0x101000): its first page holds the ELF and
-// program headers, which the loader copied along with the rest of the file.
-const imageBase = 0x100000
-
 // bootTimes are reported by gmpos_info. Written once at boot.
 var bootTimes struct {
 	entryCycles uint64
@@ -91,7 +87,7 @@ func kernelMain() {
 func protectKernelData() {
 	kernelData(mm.ProtectKernelData)
 	mm.KernelData(mm.ProtectKernelData)
-	amd64KernelData(mm.ProtectKernelData)
+	archKernelData(mm.ProtectKernelData)
 	boardKernelData(mm.ProtectKernelData)
 	sched.KernelData(mm.ProtectKernelData)
 }
@@ -103,7 +99,7 @@ func initMemory() {
 	var nseg int
 	nseg, imageEnd = imageSegments(segs[:])
 	var ram [mm.MaxRegions]mm.Region
-	nram := withoutImage(board.RAM(), imageBase, imageEnd, ram[:])
+	nram := withoutImage(board.RAM(), imageLoad, imageEnd, ram[:])
 	// The modules stay out of the allocator for good (the initramfs's files are read where
 	// the loader put them: kernel/vfs), but in the direct map, through ram.
 	free, nfree := ram, nram
@@ -122,6 +118,9 @@ func initMemory() {
 	pt, e := mm.BuildKernelSpace(ram[:nram], segs[:nseg])
 	if e != mm.OK {
 		bootPanic("cannot build the kernel address space")
+	}
+	if !board.MapDevices(mapDevice) { // the console's registers, before the switch below
+		bootPanic("cannot map the board's devices")
 	}
 	arch.PrepareCPUs() // start-up code for the other cores, in low memory still identity mapped
 	arch.SetPageTable(pt.Root)

@@ -49,6 +49,9 @@ func (b *Board) Cmdline() []byte { return b.cmdline[:b.ncmd] }
 // kernel then counts the cores that answer the start-up IPIs).
 func (b *Board) Cores() int { return b.madt.cpus }
 
+// MapDevices has nothing to map: the PC's console and clocks are I/O ports.
+func (b *Board) MapDevices(func(pa, size uintptr) bool) bool { return true }
+
 // peek32/peek64 read physical memory through the boot identity map (Probe only).
 func peek32(pa uintptr) uint32 { return *(*uint32)(ptr(pa)) }
 func peek64(pa uintptr) uint64 { return *(*uint64)(ptr(pa)) }

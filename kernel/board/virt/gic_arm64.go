@@ -1,0 +1,48 @@
+// Device interrupts: the GIC's shared peripheral interrupts (SPIs) are the board's lines.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package virt
+
+import "gmpos/kernel/arch/arm64"
+
+// A device's interrupt wire ends at a GIC SPI (IHI 0048B, GICv2 §2.2.1; IHI 0069, GICv3 §2.2:
+// INTIDs 32-1019); board line n is SPI n, INTID 32+n — the number the device tree's
+// interrupts cells give (devicetree.go). The CPU package (kernel/arch/arm64) owns the GIC: the
+// distributor's registers, the per-core CPU interface or redistributor, acknowledging and
+// ending interrupts, SGIs as IPIs and the timer's PPI. The board tells it where the GIC is
+// (Probe: UseGICv2/UseGICv3), maps the registers and has it set the distributor up (InitIRQ),
+// and turns its lines on and off.
+
+// InitIRQ identity-maps the GIC's distributor and its CPU interface (GICv2) or the
+// redistributors of the cores the tree lists (GICv3) with mapDevice, then has the CPU
+// package reset the distributor with every SPI masked (arm64.InitGICDistributor). Boot.
+// false: no GIC, or its registers cannot be mapped.
+func (b *Board) InitIRQ(mapDevice func(pa, size uintptr) bool) bool {
+	g := &b.gic
+	if g.version == 0 || !mapDevice(g.dist, g.distLen) || !mapDevice(g.cpu, g.cpuLen) {
+		return false
+	}
+	return arm64.InitGICDistributor()
+}
+
+// IRQLines is the number of SPIs the distributor implements (GICD_TYPER.ITLinesNumber): 0
+// before InitIRQ.
+func (b *Board) IRQLines() int { return int(arm64.GICLines()) }
+
+// EnableIRQ routes SPI line to the boot core and unmasks it (the CPU package's
+// GICEnableSPI: GICD_ITARGETSR or GICD_IROUTER, then GICD_ISENABLER). false for a line the
+// distributor does not have. BKL held.
+func (b *Board) EnableIRQ(line int) bool {
+	if line < 0 || line >= b.IRQLines() {
+		return false
+	}
+	arm64.GICEnableSPI(line, true)
+	return true
+}
+
+// DisableIRQ masks SPI line (GICD_ICENABLER). BKL held.
+func (b *Board) DisableIRQ(line int) {
+	if line >= 0 && line < b.IRQLines() {
+		arm64.GICEnableSPI(line, false)
+	}
+}
