@@ -1,13 +1,14 @@
 # gmpos: build, boot, test and benchmark. See README.md.
 #
 #   make            build the demo's boot image into build/ (and the runner, build/gmpos)
-#   make qemu       boot examples/demo under QEMU
+#   make qemu       boot examples/demo under QEMU (ARCH=arm64: on the arm64 virt machine, 4 vCPUs)
 #   make test       gofmt, go vet, hosted tests (sched with -race), QEMU tests in tests/ on 1, 2, 4 vCPUs
 #   make bench      gmpos against a Linux guest in the same QEMU, on 1 and 2 vCPUs (README, Benchmarks)
 #   make qemu-gdb   boot the demo halted, waiting for gdb on :1234
 #   make clean
 #
-# Variables: SMP (vCPUs for make qemu, default 2; for make bench, default both 1 and 2),
+# Variables: ARCH (amd64, the default, or arm64: the guest's architecture for make, make qemu and
+# make qemu-gdb), SMP (vCPUs for make qemu, default 2, on arm64 4; for make bench, default both 1 and 2),
 # BENCHFLAGS (benchrun flags, e.g. BENCHFLAGS=-peer=linux,host), RUNFLAGS (extra runner flags, e.g.
 # RUNFLAGS='-kopt klog=1'),
 # DEMO (package to boot), TESTFLAGS (extra go test flags).
@@ -17,15 +18,22 @@ BUILD     := build
 RUNNER    := $(BUILD)/gmpos
 DEMO      ?= ./examples/demo
 RUNFLAGS  ?=
-SMP       ?= 2
+ARCH      ?= amd64
+# ARCH as a GOARCH: an environment's ARCH=x86_64 or aarch64 (as Linux kernel builds set it) means
+# the same machine.
+GOARCH_G  := $(patsubst x86_64,amd64,$(patsubst aarch64,arm64,$(ARCH)))
+SMP       ?= $(if $(filter arm64,$(GOARCH_G)),4,2)
 TESTFLAGS ?= $(if $(CI),-v,)
-QEMU_BIN  := qemu-system-x86_64
-QEMU_PKG  := qemu-system-x86
+# QEMU for each guest architecture, as binary:Debian package.
+QEMU_X86  := qemu-system-x86_64:qemu-system-x86
+QEMU_ARM  := qemu-system-aarch64:qemu-system-arm
+QEMU_ARCH := $(if $(filter arm64,$(GOARCH_G)),$(QEMU_ARM),$(QEMU_X86))
+DEMO_IMG  := $(BUILD)/demo$(if $(filter arm64,$(GOARCH_G)),-arm64,).img
 
-.PHONY: all qemu qemu-gdb test fmt-check vet unit-test race-test qemu-test bench tbprof clean ensure-qemu $(RUNNER)
+.PHONY: all qemu qemu-gdb test fmt-check vet unit-test race-test qemu-test bench tbprof clean ensure-qemu ensure-qemu-arch $(RUNNER)
 
 all: $(RUNNER)
-	$(RUNNER) build -o $(BUILD)/demo.img $(DEMO)
+	$(RUNNER) build -arch $(GOARCH_G) -o $(DEMO_IMG) $(DEMO)
 
 # The runner is built rather than `go run`: go run turns every non-zero
 # exit status into 1, and the guest's status is the point.
@@ -33,12 +41,12 @@ $(RUNNER):
 	@mkdir -p $(BUILD)
 	$(GO) build -o $(RUNNER) ./qemu
 
-qemu: ensure-qemu $(RUNNER)
-	$(RUNNER) run -stats -smp $(SMP) $(RUNFLAGS) $(DEMO)
+qemu: ensure-qemu-arch $(RUNNER)
+	$(RUNNER) run -stats -arch $(GOARCH_G) -smp $(SMP) $(RUNFLAGS) $(DEMO)
 
-qemu-gdb: ensure-qemu $(RUNNER)
-	@echo "In another terminal: gdb $(BUILD)/demo.elf -ex 'target remote :1234'"
-	$(RUNNER) run -gdb -keep $(BUILD) $(RUNFLAGS) $(DEMO)
+qemu-gdb: ensure-qemu-arch $(RUNNER)
+	@echo "In another terminal: $(if $(filter arm64,$(GOARCH_G)),gdb-multiarch,gdb) $(BUILD)/demo.elf -ex 'target remote :1234'"
+	$(RUNNER) run -gdb -arch $(GOARCH_G) -keep $(BUILD) $(RUNFLAGS) $(DEMO)
 
 # Hosted checks first (sched under the race detector included), so that a failing unit test
 # stops the run before the QEMU suite boots guests for minutes on three vCPU counts.
@@ -83,7 +91,7 @@ qemu-test: ensure-qemu
 # (tests/linuxpeer); nothing here is part of make test.
 BENCH_SMP = $(if $(filter command line environment,$(origin SMP)),$(SMP),1 2)
 
-bench: ensure-qemu
+bench: ensure-qemu-arch
 	$(GO) run ./tests/benchrun -smp '$(BENCH_SMP)' $(BENCHFLAGS)
 
 # The guest instruction counter (qemu/tbprof): a QEMU TCG plugin, built with the host's C
@@ -99,18 +107,29 @@ clean:
 	rm -rf $(BUILD)
 
 # Install QEMU when it is missing and we may (root, or passwordless sudo);
-# otherwise say exactly what to run.
-ensure-qemu:
-	@if ! command -v $(QEMU_BIN) >/dev/null 2>&1; then \
+# otherwise say exactly what to run. $(1): binary:package pairs; the packages of the missing
+# binaries are installed with one apt-get.
+define install-qemu
+	@pkgs=""; for p in $(1); do command -v "$${p%%:*}" >/dev/null 2>&1 || pkgs="$$pkgs $${p#*:}"; done; \
+	if [ -n "$$pkgs" ]; then \
 		if [ "$$(id -u)" = 0 ]; then \
-			echo "Installing QEMU: apt-get update && apt-get install -y $(QEMU_PKG)"; \
-			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(QEMU_PKG); \
+			echo "Installing QEMU: apt-get update && apt-get install -y$$pkgs"; \
+			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$pkgs; \
 		elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
-			echo "Installing QEMU: sudo apt-get update && sudo apt-get install -y $(QEMU_PKG)"; \
-			sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y $(QEMU_PKG); \
+			echo "Installing QEMU: sudo apt-get update && sudo apt-get install -y$$pkgs"; \
+			sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y $$pkgs; \
 		else \
 			echo "QEMU is not installed. Install it with:"; \
-			echo "    sudo apt-get update && sudo apt-get install -y $(QEMU_PKG)"; \
+			echo "    sudo apt-get update && sudo apt-get install -y$$pkgs"; \
 			exit 1; \
 		fi; \
 	fi
+endef
+
+# make test boots guests of both architectures (the arm64 runner and image tests among them).
+ensure-qemu:
+	$(call install-qemu,$(QEMU_X86) $(QEMU_ARM))
+
+# make qemu, qemu-gdb and bench need ARCH's emulator only.
+ensure-qemu-arch:
+	$(call install-qemu,$(QEMU_ARCH))

@@ -1,6 +1,7 @@
 // Package boot turns a Go-linked ELF64 kernel image into something QEMU's
-// -kernel option loads: the same file with a Multiboot v1 header written
-// into unused bytes of its first 8 KiB.
+// -kernel option loads: for amd64 the same file with a Multiboot v1 header
+// written into unused bytes of its first 8 KiB (Make); for arm64 a Linux
+// arm64 Image, a header page followed by the program (MakeArm64).
 //
 // # Concepts
 //
@@ -44,6 +45,41 @@
 // Every violated assumption is reported as an error naming the assumption
 // and the offending values.
 //
+// # arm64: the Linux arm64 Image
+//
+// QEMU's `virt` machine (hw/arm/boot.c) and the Raspberry Pi firmware
+// (kernel8.img) both load the Linux arm64 Image format (Linux
+// Documentation/arch/arm64/booting.rst, §4 "Call the kernel image"): the
+// file is copied to a 2 MiB-aligned base in RAM plus the header's
+// text_offset and entered at its first byte, MMU and D-cache off, x0 = the
+// device tree's physical address. The first 64 bytes are the header:
+//
+//	offset  field        value written
+//	0       code0  u32   B e_entry (imm26 = (e_entry - 0x40200000) / 4)
+//	4       code1  u32   0
+//	8       text_offset  0x200000
+//	16      image_size   bytes through the end of .bss, rounded up to 4 KiB
+//	24      flags        0x2: little endian, 4 KiB pages, base near DRAM's start
+//	32..55  res2..res4   0
+//	56      magic  u32   0x644d5241, "ARM\x64"
+//	60      res5   u32   0
+//
+// On `virt` RAM starts at 0x4000_0000, so the image's first byte is at
+// Arm64LoadAddr 0x4020_0000. MakeArm64 lays it out as one 4 KiB page holding
+// the header, then the ELF file flat from its offset 0 — which is why the
+// program is linked with
+//
+//	-ldflags='-T 0x40202000 -R 0x1000 -E gmpos/kernel/arch/arm64.entry'
+//
+// (first PT_LOAD, the ELF and program headers, at 0x4020_1000 = file offset
+// 0x1000 of the image; .text at 0x4020_2000) — then zeros through the end
+// of .bss. The image carries the .bss because a loader copies the file and
+// no more, and the kernel does not clear its own .bss. MakeArm64 applies
+// Analyze's checks with EM_AARCH64, requires the first PT_LOAD at exactly
+// 0x4020_1000, and requires e_entry to be 4-byte aligned and within the B
+// instruction's ±128 MiB of 0x4020_0000 (the image itself stays below
+// 128 MiB).
+//
 // # Contexts
 //
 // Host-only package: it runs in the build tools, never in the guest.
@@ -55,5 +91,10 @@
 //   - System V ABI, "ELF-64 Object File Format" 1.5, §"Program header".
 //   - QEMU 7.2 hw/i386/multiboot.c (load_multiboot): the checks it applies
 //     to the address fields, mirrored in Header.Validate.
-//   - docs/contract.md, "Build of a guest image".
+//   - Linux Documentation/arch/arm64/booting.rst, §4 "Call the kernel
+//     image": the Image header; QEMU 7.2 hw/arm/boot.c (load_aarch64_image,
+//     arm_setup_direct_kernel_boot): text_offset honoured when image_size is
+//     not 0, the initrd at RAM + 128 MiB or after the image.
+//   - Arm Architecture Reference Manual (DDI 0487), C6.2 "B": imm26.
+//   - docs/contract.md, "Build of a guest image" and "arm64 virt".
 package boot

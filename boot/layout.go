@@ -32,14 +32,39 @@ type Layout struct {
 
 type span struct{ lo, hi uint64 }
 
-// Analyze parses file as an ELF64 executable and checks every assumption
-// listed in the package documentation.
-func Analyze(file []byte) (*Layout, error) {
+// target is what one loader needs of a flat image: the ELF machine, where the
+// image may lie, and the link flags that produce it (for the error messages).
+type target struct {
+	goarch  string
+	machine elf.Machine
+	link    string // the contract's -T/-R flags
+	// base: the first PT_LOAD's lowest (minBase, exact: false) or only (exact: true) address.
+	minBase  uint64
+	exact    bool
+	baseWhy  string // why, for the error
+	maxEnd   uint64 // the image must end at or below this (0: anywhere without wrapping)
+	endWhy   string // "does not fit below 4 GiB"
+	paddrWhy string // why p_paddr must equal p_vaddr
+}
+
+// amd64Target is QEMU's Multiboot loader's (package documentation).
+var amd64Target = target{
+	goarch: "amd64", machine: elf.EM_X86_64, link: "-T 0x101000 -R 0x1000",
+	minBase: MinLoadAddr, baseWhy: "is below 1 MiB",
+	maxEnd: 1 << 32, endWhy: "does not fit below 4 GiB",
+	paddrWhy: "Multiboot loads at physical addresses, so they must be equal",
+}
+
+// Analyze parses file as an ELF64 x86-64 executable and checks every
+// assumption listed in the package documentation.
+func Analyze(file []byte) (*Layout, error) { return analyze(file, &amd64Target) }
+
+func analyze(file []byte, tg *target) (*Layout, error) {
 	if len(file) < 64 || !bytes.Equal(file[:4], []byte(elf.ELFMAG)) {
 		return nil, fmt.Errorf("not an ELF file (no \\x7fELF magic)")
 	}
 	if elf.Class(file[elf.EI_CLASS]) != elf.ELFCLASS64 {
-		return nil, fmt.Errorf("ELF class is %v, want ELFCLASS64 (build with GOARCH=amd64)", elf.Class(file[elf.EI_CLASS]))
+		return nil, fmt.Errorf("ELF class is %v, want ELFCLASS64 (build with GOARCH=%s)", elf.Class(file[elf.EI_CLASS]), tg.goarch)
 	}
 	f, err := elf.NewFile(bytes.NewReader(file))
 	if err != nil {
@@ -49,10 +74,10 @@ func Analyze(file []byte) (*Layout, error) {
 		return nil, fmt.Errorf("parsing ELF: %v", err)
 	}
 	if f.ByteOrder.String() != "LittleEndian" {
-		return nil, fmt.Errorf("ELF is big-endian, want little-endian x86-64")
+		return nil, fmt.Errorf("ELF is big-endian, want little-endian %s", tg.goarch)
 	}
-	if f.Machine != elf.EM_X86_64 {
-		return nil, fmt.Errorf("ELF machine is %v, want EM_X86_64 (build with GOARCH=amd64)", f.Machine)
+	if f.Machine != tg.machine {
+		return nil, fmt.Errorf("ELF machine is %v, want %v (build with GOARCH=%s)", f.Machine, tg.machine, tg.goarch)
 	}
 	if f.Type != elf.ET_EXEC {
 		return nil, fmt.Errorf("ELF type is %v, want ET_EXEC (a position-dependent static executable: CGO_ENABLED=0, no -buildmode=pie)", f.Type)
@@ -68,28 +93,28 @@ func Analyze(file []byte) (*Layout, error) {
 			Exec: p.Flags&elf.PF_X != 0,
 		})
 		if p.Paddr != p.Vaddr {
-			return nil, fmt.Errorf("PT_LOAD at vaddr %#x has paddr %#x: Multiboot loads at physical addresses, so they must be equal", p.Vaddr, p.Paddr)
+			return nil, fmt.Errorf("PT_LOAD at vaddr %#x has paddr %#x: %s", p.Vaddr, p.Paddr, tg.paddrWhy)
 		}
 	}
-	if err := l.checkSegments(file); err != nil {
+	if err := l.checkSegments(file, tg); err != nil {
 		return nil, err
 	}
 	l.findUsed(f, file)
 	return l, nil
 }
 
-// checkSegments verifies that the PT_LOADs form a flat image below 4 GiB.
-func (l *Layout) checkSegments(file []byte) error {
+// checkSegments verifies that the PT_LOADs form a flat image where tg's loader puts it.
+func (l *Layout) checkSegments(file []byte, tg *target) error {
 	segs := l.Segments
 	if len(segs) == 0 {
 		return fmt.Errorf("no PT_LOAD segments")
 	}
 	first := segs[0]
 	if first.Off != 0 {
-		return fmt.Errorf("first PT_LOAD starts at file offset %#x, want 0 (ELF headers must be loaded; link with -T 0x101000 -R 0x1000)", first.Off)
+		return fmt.Errorf("first PT_LOAD starts at file offset %#x, want 0 (ELF headers must be loaded; link with %s)", first.Off, tg.link)
 	}
-	if first.Vaddr < MinLoadAddr {
-		return fmt.Errorf("first PT_LOAD at %#x is below 1 MiB (link with -T 0x101000)", first.Vaddr)
+	if first.Vaddr < tg.minBase || (tg.exact && first.Vaddr != tg.minBase) {
+		return fmt.Errorf("first PT_LOAD at %#x %s (link with %s)", first.Vaddr, tg.baseWhy, tg.link)
 	}
 	l.Base = first.Vaddr
 	for i := 1; i < len(segs); i++ {
@@ -103,14 +128,17 @@ func (l *Layout) checkSegments(file []byte) error {
 			return fmt.Errorf("PT_LOAD %d at %#x: filesz %#x > memsz %#x", i, s.Vaddr, s.Filesz, s.Memsz)
 		}
 		if s.Off != s.Vaddr-l.Base {
-			return fmt.Errorf("PT_LOAD %d at %#x has file offset %#x, want vaddr-base = %#x: the file is not a flat image (link with -R 0x1000)", i, s.Vaddr, s.Off, s.Vaddr-l.Base)
+			return fmt.Errorf("PT_LOAD %d at %#x has file offset %#x, want vaddr-base = %#x: the file is not a flat image (link with %s)", i, s.Vaddr, s.Off, s.Vaddr-l.Base, tg.link)
 		}
 		if s.Off+s.Filesz > uint64(len(file)) {
 			return fmt.Errorf("PT_LOAD %d at %#x: file data [%#x, %#x) runs past the end of the %#x-byte file (truncated?)", i, s.Vaddr, s.Off, s.Off+s.Filesz, len(file))
 		}
 		end := s.Vaddr + s.Memsz
-		if end > 1<<32 || end < s.Vaddr {
-			return fmt.Errorf("PT_LOAD %d [%#x, %#x) does not fit below 4 GiB", i, s.Vaddr, end)
+		if end < s.Vaddr {
+			return fmt.Errorf("PT_LOAD %d at %#x: memsz %#x wraps around the address space", i, s.Vaddr, s.Memsz)
+		}
+		if tg.maxEnd != 0 && end > tg.maxEnd {
+			return fmt.Errorf("PT_LOAD %d [%#x, %#x) %s", i, s.Vaddr, end, tg.endWhy)
 		}
 		if i < len(segs)-1 && s.Memsz > s.Filesz {
 			// The flat copy loads file bytes where this segment's .bss

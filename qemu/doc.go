@@ -20,6 +20,9 @@
 // runtime's variables from the host, which the command keeps for the guest alone by
 // re-executing itself without them before anything else runs.
 //
+// -arch arm64 (or -machine virt) builds for GOARCH=arm64 and boots QEMU's
+// arm64 virt machine instead (docs/contract.md, "arm64 virt").
+//
 // Exit status: the guest's exit status (0..255); 101 kernel panic; 124
 // timeout; 125 the runner or QEMU failed, or the guest stopped without an
 // exit record; 130 interrupted (Ctrl-C). `go run` turns every non-zero

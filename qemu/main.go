@@ -27,7 +27,8 @@ func usage() {
   go run ./qemu test [flags] PKG [-- TESTFLAGS] run a package's own tests in the guest
                                                (standard library or gmpos packages; -run,
                                                -short, -v... as go test takes them)
-  go run ./qemu build [-o IMAGE] [-v] PKG      only build the bootable image
+  go run ./qemu build [-arch A] [-o IMAGE] [-v] PKG
+                                               only build the bootable image
 
 Run "go run ./qemu run -h" for the flags.
 Exit status of run: guest status; 101 kernel panic; 124 timeout; 125 runner/QEMU failure.
@@ -103,8 +104,9 @@ func runGuest(argv []string, test bool) int {
 	fs.StringVar(&cfg.Mem, "m", "auto", "guest RAM (QEMU -m syntax: 512M, 2G), or auto: a quarter of the host's available memory, 1G to 8G. A program that needs more ends with status 137 and \"out of memory\" on stderr")
 	timeout := fs.Duration("timeout", 0, "kill QEMU after this long and exit 124 (0: no limit; default 5m, or none with -gdb)")
 	fs.StringVar(&cfg.Accel, "accel", "tcg", "accelerator: tcg or kvm (kvm adds -cpu host,-arch-capabilities)")
-	fs.StringVar(&cfg.Machine.Machine, "machine", "q35", "machine type: q35 or pc")
-	fs.StringVar(&cfg.Machine.Firmware, "firmware", "qboot", "firmware: qboot (fast: loads the kernel and jumps) or seabios (QEMU's default BIOS)")
+	arch := fs.String("arch", "", "guest architecture: amd64 or arm64 (default: the -machine's, else amd64)")
+	machine := fs.String("machine", "", "machine type: q35 or pc (amd64), virt or virt,gic-version=3 (arm64) (default: q35 for amd64, virt for arm64)")
+	fs.StringVar(&cfg.Machine.Firmware, "firmware", "qboot", "firmware (amd64): qboot (fast: loads the kernel and jumps) or seabios (QEMU's default BIOS)")
 	fs.StringVar(&cfg.Machine.Plugin, "plugin", "", "load a QEMU TCG `plugin` (.so), e.g. qemu/tbprof's guest instruction counter")
 	fs.BoolVar(&cfg.Verbose, "v", false, "print the build and QEMU commands and boot timings")
 	stats := fs.Bool("stats", false, "print build time and boot timings (QEMU start → kernel entry → first output) at exit")
@@ -163,9 +165,17 @@ func runGuest(argv []string, test bool) int {
 		}
 		return runner.ExitRunnerError
 	}
-	timeoutSet := false
-	fs.Visit(func(f *flag.Flag) { timeoutSet = timeoutSet || f.Name == "timeout" })
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	timeoutSet := set["timeout"]
 	cfg.Timeout = *timeout
+	if err := cfg.Machine.Select(*arch, *machine); err != nil {
+		fmt.Fprintf(os.Stderr, "gmpos: %v\n", err)
+		return runner.ExitRunnerError
+	}
+	if cfg.Machine.IsArm64() && !set["firmware"] {
+		cfg.Machine.Firmware = "" // -firmware's default is amd64's; arm64 has none (an explicit one is refused)
+	}
 	if cfg.Mem == "auto" {
 		cfg.Mem = runner.AutoMem(runner.HostAvailableKiB())
 	}
@@ -277,6 +287,7 @@ func runGuest(argv []string, test bool) int {
 
 func build(argv []string) int {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	arch := fs.String("arch", "amd64", "guest architecture: amd64 (a Multiboot image) or arm64 (a Linux arm64 Image for virt)")
 	out := fs.String("o", "", "output image (default build/NAME.img)")
 	verbose := fs.Bool("v", false, "print the build command")
 	if err := fs.Parse(argv); err != nil {
@@ -286,10 +297,14 @@ func build(argv []string) int {
 		return runner.ExitRunnerError
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./qemu build [-o IMAGE] [-v] PKG")
+		fmt.Fprintln(os.Stderr, "usage: go run ./qemu build [-arch amd64|arm64] [-o IMAGE] [-v] PKG")
 		return runner.ExitRunnerError
 	}
-	img, err := buildImage(fs.Args(), *out, *verbose)
+	if *arch != runner.ArchAMD64 && *arch != runner.ArchARM64 {
+		fmt.Fprintf(os.Stderr, "gmpos: -arch %q: want amd64 or arm64\n", *arch)
+		return runner.ExitRunnerError
+	}
+	img, err := buildImage(fs.Args(), *arch, *out, *verbose)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gmpos: %v\n", err)
 		return runner.ExitRunnerError
@@ -298,12 +313,12 @@ func build(argv []string) int {
 	return 0
 }
 
-func buildImage(pkg []string, out string, verbose bool) (string, error) {
+func buildImage(pkg []string, arch, out string, verbose bool) (string, error) {
 	root, err := runner.FindGmposRoot()
 	if err != nil {
 		return "", err
 	}
-	t, err := runner.Resolve(pkg, root)
+	t, err := runner.ResolveFor(pkg, root, arch)
 	if err != nil {
 		return "", err
 	}
@@ -318,7 +333,7 @@ func buildImage(pkg []string, out string, verbose bool) (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(work)
-	spec := runner.BuildSpec{GmposRoot: root, WorkDir: work}
+	spec := runner.BuildSpec{GmposRoot: root, WorkDir: work, Arch: arch}
 	if verbose {
 		spec.Verbose = func(s string) { fmt.Fprintln(os.Stderr, "gmpos:", s) }
 	}

@@ -38,3 +38,21 @@ func TestRunUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRunArchFlagErrors: -arch and -machine that contradict each other, or name nothing the
+// runner knows, stop before the build.
+func TestRunArchFlagErrors(t *testing.T) {
+	for _, argv := range [][]string{
+		{"-arch", "arm64", "-machine", "q35", "./demo"},
+		{"-arch", "amd64", "-machine", "virt", "./demo"},
+		{"-arch", "riscv64", "./demo"},
+		{"-machine", "virt,gic-version=9", "./demo"},
+	} {
+		if code := run(argv); code != 125 {
+			t.Errorf("run(%q) = %d, want 125", argv, code)
+		}
+	}
+	if code := build([]string{"-arch", "riscv64", "./demo"}); code != 125 {
+		t.Errorf("build -arch riscv64 = %d, want 125", code)
+	}
+}

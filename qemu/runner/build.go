@@ -41,7 +41,8 @@ type BuildSpec struct {
 	KernelImport string // import path injected; default KernelImport
 	Netstack     bool   // also inject NetstackImport: the program imports net (ImportsNet)
 	Test         bool   // build the package's tests (go test -c) instead of a command: KindTest
-	EntrySymbol  string // -E symbol; default EntrySymbol
+	Arch         string // GOARCH: amd64 ("" too) or arm64 (LinkFlagsArm64, an arm64 Image: boot.MakeArm64)
+	EntrySymbol  string // -E symbol; default EntrySymbol (arm64: EntrySymbolArm64)
 	ExtraLDFlags string // appended to the contract's -ldflags
 	GmposRoot    string // root of the gmpos module
 	WorkDir      string // scratch directory for overlay, go.work, ELF
@@ -61,6 +62,16 @@ func GuestGOAMD64(host string) (level, why string) {
 		return "v2", "GOAMD64=" + host + " needs AVX state, which the gmpos kernel does not enable or save; building with GOAMD64=v2"
 	}
 	return host, ""
+}
+
+// GuestGOARM64 says why the caller's GOARM64 (passed through unchanged) may not suit the
+// arm64 guest, "" when it does: the vCPU is a Cortex-A72 (CPUArm64), an ARMv8.0-A core, so a
+// program built for v8.1 or later may use instructions it lacks (LSE atomics first).
+func GuestGOARM64(level string) string {
+	if level == "" || level == "v8.0" || strings.HasPrefix(level, "v8.0,") {
+		return ""
+	}
+	return "GOARM64=" + level + ": the arm64 guest's vCPU is a Cortex-A72 (ARMv8.0-A), which lacks later levels' instructions; use GOARM64=v8.0 if the program stops on an undefined instruction"
 }
 
 // OverlaySource returns the generated file's contents: a blank import of each package, in
@@ -124,7 +135,10 @@ func BuildCommand(t *Target, spec BuildSpec, out string) (*exec.Cmd, error) {
 	if spec.Netstack {
 		imports = append(imports, NetstackImport)
 	}
-	entry := or(spec.EntrySymbol, EntrySymbol)
+	entry, link := or(spec.EntrySymbol, EntrySymbol), LinkFlags
+	if spec.arch() == ArchARM64 {
+		entry, link = or(spec.EntrySymbol, EntrySymbolArm64), LinkFlagsArm64
+	}
 	if _, err := os.Stat(filepath.Join(t.Dir, OverlayFile)); err == nil {
 		return nil, fmt.Errorf("%s already exists; it would be shadowed by the runner's generated file", filepath.Join(t.Dir, OverlayFile))
 	}
@@ -144,7 +158,7 @@ func BuildCommand(t *Target, spec BuildSpec, out string) (*exec.Cmd, error) {
 	if err := os.WriteFile(ovPath, ov, 0o644); err != nil {
 		return nil, err
 	}
-	ldflags := strings.TrimSpace(LinkFlags + " -E " + entry + " " + spec.ExtraLDFlags)
+	ldflags := strings.TrimSpace(link + " -E " + entry + " " + spec.ExtraLDFlags)
 	cmd, why, err := goCommand(t, spec, append(verb, "-o", out, "-overlay", ovPath, "-ldflags="+ldflags), filepath.Join(t.Dir, OverlayFile))
 	if why != "" && spec.Warn != nil {
 		spec.Warn(why)
@@ -156,10 +170,15 @@ func BuildCommand(t *Target, spec BuildSpec, out string) (*exec.Cmd, error) {
 // environment and the package argument for t's kind. plainExtra are files added to a plain
 // target's list (the overlay's file). why is GuestGOAMD64's explanation.
 func goCommand(t *Target, spec BuildSpec, args []string, plainExtra ...string) (cmd *exec.Cmd, why string, err error) {
-	env := append(BuildEnviron(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0")
-	level, why := GuestGOAMD64(os.Getenv("GOAMD64"))
-	if why != "" {
-		env = append(env, "GOAMD64="+level)
+	env := append(BuildEnviron(), "GOOS=linux", "GOARCH="+spec.arch(), "CGO_ENABLED=0")
+	if spec.arch() == ArchAMD64 {
+		level, w := GuestGOAMD64(os.Getenv("GOAMD64"))
+		if why = w; why != "" {
+			env = append(env, "GOAMD64="+level)
+		}
+	}
+	if spec.arch() == ArchARM64 {
+		why = GuestGOARM64(os.Getenv("GOARM64"))
 	}
 	cmd = exec.Command("go")
 	switch t.Kind {
@@ -231,10 +250,22 @@ func Build(t *Target, spec BuildSpec, img, exe string) error {
 	if err != nil {
 		return fmt.Errorf("go build failed: %v\n%s", err, clip(string(out), 60, spec.Verbose != nil))
 	}
-	if err := boot.MakeFile(elfPath, img); err != nil {
+	mkimage := boot.MakeFile
+	if spec.arch() == ArchARM64 {
+		mkimage = boot.MakeArm64File
+	}
+	if err := mkimage(elfPath, img); err != nil {
 		return fmt.Errorf("making the boot image: %v", err)
 	}
 	return nil
+}
+
+// arch is the GOARCH to build for.
+func (spec BuildSpec) arch() string {
+	if spec.Arch == "" {
+		return ArchAMD64
+	}
+	return spec.Arch
 }
 
 // envPrefix shows the variables the runner sets, for -v.

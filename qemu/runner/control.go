@@ -49,6 +49,9 @@ type Outcome struct {
 	Records  []Record
 	Status   int  // QEMU's exit status (-1 if it was killed by a signal)
 	TimedOut bool // the runner killed QEMU at the deadline
+	// Semihosting: the guest ends QEMU through Arm semihosting's SYS_EXIT (arm64), so QEMU's
+	// status is the guest's own 0..255, not isa-debug-exit's (v<<1)|1.
+	Semihosting bool
 }
 
 // ExitCode maps an Outcome to the runner's exit code and, when the mapping
@@ -58,15 +61,21 @@ type Outcome struct {
 // a panic record; otherwise the value the guest wrote to isa-debug-exit,
 // which QEMU reports as (v<<1)|1 (qemu.md) — except status 1, which QEMU
 // also uses for its own errors and is therefore ambiguous; anything else
-// (0 after a reset with -no-reboot, a crash) is 125.
+// (0 after a reset with -no-reboot, a crash) is 125. With Semihosting the
+// status is the guest's itself: any but 0 and 1 (ambiguous: a reset or
+// PSCI SYSTEM_OFF also ends QEMU with 0, QEMU's errors with 1) is taken.
 func ExitCode(o Outcome) (code int, why string) {
 	if o.TimedOut {
 		return ExitTimeout, "timeout: guest did not exit in time; QEMU killed"
 	}
 	for _, r := range o.Records {
 		if r.Kind == "exit" {
-			if o.Status != (r.Code&0x7f)<<1|1 && o.Status >= 0 {
-				return r.Code, fmt.Sprintf("note: exit record %d but QEMU exit status %d (expected %d)", r.Code, o.Status, (r.Code&0x7f)<<1|1)
+			want := (r.Code&0x7f)<<1 | 1
+			if o.Semihosting {
+				want = r.Code
+			}
+			if o.Status != want && o.Status >= 0 {
+				return r.Code, fmt.Sprintf("note: exit record %d but QEMU exit status %d (expected %d)", r.Code, o.Status, want)
 			}
 			return r.Code, ""
 		}
@@ -75,6 +84,17 @@ func ExitCode(o Outcome) (code int, why string) {
 		if r.Kind == "panic" {
 			return ExitKernelPanic, "kernel panic: " + r.Text
 		}
+	}
+	if o.Semihosting {
+		switch o.Status {
+		case 0:
+			return ExitRunnerError, "guest stopped without an exit record (semihosting exit 0, PSCI SYSTEM_OFF, or a reset: QEMU runs with -no-reboot)"
+		case 1:
+			return ExitRunnerError, "QEMU exited with status 1 (its own error, or the guest's exit 1) and the guest sent no exit record"
+		case -1:
+			return ExitRunnerError, "QEMU was killed by a signal"
+		}
+		return o.Status, fmt.Sprintf("note: guest exited through semihosting with %d but sent no exit record", o.Status)
 	}
 	if o.Status > 1 && o.Status&1 == 1 {
 		v := o.Status >> 1

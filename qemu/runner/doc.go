@@ -14,7 +14,8 @@
 //     (its own go.mod, requirements and replaces stay in force); plain
 //     files are built as command-line-arguments from the gmpos module.
 //   - Image: the ELF linked with the contract's flags, made bootable by
-//     package gmpos/boot.
+//     package gmpos/boot (amd64: a Multiboot header; arm64: a Linux arm64
+//     Image).
 //   - Executable (build.go, ExecCommand): the same program linked a second
 //     time, without the kernel, at the exec region (ExecLinkFlags) — what the
 //     kernel's execve loads for a child process (docs/processes.md); it is
@@ -49,6 +50,22 @@
 //     ports on 127.0.0.1; -netinject (tests) adds a UDP socket whose
 //     datagrams reach the NIC as raw frames. A program that imports net
 //     also gets NetstackImport through the overlay, whatever -net says.
+//   - Architecture (arch.go): Machine.Arch, amd64 (q35, pc) or arm64 (virt,
+//     optionally virt,gic-version=3); Machine.Select turns the -arch and
+//     -machine flags into it, each implying the other. An arm64 guest is
+//     built with GOARCH=arm64 and LinkFlagsArm64, made an Image
+//     (boot.MakeArm64), and booted by qemu-system-aarch64 -M virt -cpu
+//     cortex-a72 under TCG. virt has one PL011 UART, so everything the three
+//     x86 ports carry shares it (uart.go): after the start marker, records
+//     [channel][u16 length][bytes] — 1 stdout, 2 stderr, 3 control — which
+//     UARTDemux splits, and the runner's input (stdin, signals) goes back
+//     as records on channels 1 and 2. QEMU's -initrd takes one file there,
+//     so the two modules travel in a container (modules.go). The guest ends
+//     QEMU through semihosting's SYS_EXIT with its status, which
+//     ExitCode takes as it is (Outcome.Semihosting). Not on arm64 yet, and
+//     refused or skipped with a message: a NIC (-net user, -hostfwd, ...),
+//     -share, the virtio console, -firmware, KVM; the host's TSC rate
+//     (tsc_hz) is not passed. -plugin works (a TCG plugin is not x86's).
 //   - Root file system (initramfs.go, fstree.go, cpio.go, zoneinfo.go,
 //     hostfs.go): every run hands the kernel a cpio archive as the second
 //     Multiboot module — /etc's account files, the time zones, the
@@ -64,7 +81,10 @@
 // # References
 //
 //   - docs/contract.md: link flags, serial ports, control records,
-//     command line, exit codes.
+//     command line, exit codes; "arm64 virt" for the arm64 machine.
+//   - QEMU 7.2 hw/arm/boot.c (the Image and -initrd on virt), hw/char/pl011.c,
+//     semihosting/arm-compat-semi.c (SYS_EXIT); Arm's "Semihosting for
+//     AArch32 and AArch64".
 //   - QEMU 7.2 documentation, "Character device options" (-serial unix:),
 //     "Network options" (-netdev user/hubport/dgram, hostfwd).
 //   - docs/network.md: the network stack the runner links in.

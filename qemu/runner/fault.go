@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/arch/arm64/arm64asm"
 	"golang.org/x/arch/x86/x86asm"
 )
 
@@ -29,9 +30,9 @@ func FaultFields(text string) map[string]string {
 }
 
 // DescribeFault explains a kernel "panic" record: the faulting instruction,
-// disassembled with x86asm (which the kernel cannot do: decoding
-// allocates, and its fault path must not), and the function containing
-// rip. Instruction bytes come from the record's code= field, or else from
+// disassembled with x86asm, or arm64asm for an EM_AARCH64 image (which the
+// kernel cannot do: decoding allocates, and its fault path must not), and
+// the function containing rip. Instruction bytes come from the record's code= field, or else from
 // the ELF image (whose file offset is rip - base: the image is flat, see
 // package gmpos/boot). It returns "" when the record has no rip.
 func DescribeFault(text string, elfFile []byte) string {
@@ -64,6 +65,9 @@ func DescribeFault(text string, elfFile []byte) string {
 	if len(code) == 0 {
 		return "faulting instruction at " + where + ": bytes not available"
 	}
+	if ef != nil && ef.Machine == elf.EM_AARCH64 {
+		return describeArm64(code, rip, where, src, syms) + describeCallers(f["callers"], ef, syms)
+	}
 	inst, err := x86asm.Decode(code, 64)
 	if err != nil {
 		return fmt.Sprintf("faulting instruction at %s: cannot decode % x (%s bytes): %v", where, code, src, err)
@@ -72,6 +76,22 @@ func DescribeFault(text string, elfFile []byte) string {
 	return fmt.Sprintf("faulting instruction at %s: %s   [%s: % x]", where,
 		x86asm.GoSyntax(inst, rip, lookup), x86asm.IntelSyntax(inst, rip, lookup), code[:inst.Len]) +
 		describeCallers(f["callers"], ef, syms)
+}
+
+// describeArm64 disassembles the arm64 instruction at pc, the first 4 bytes of code: Go's
+// assembler syntax (symbolized), then the Arm syntax.
+func describeArm64(code []byte, pc uint64, where, src string, syms symtab) string {
+	if len(code) < 4 {
+		return fmt.Sprintf("faulting instruction at %s: % x (%s bytes): an arm64 instruction is 4 bytes", where, code, src)
+	}
+	inst, err := arm64asm.Decode(code[:4])
+	if err != nil {
+		return fmt.Sprintf("faulting instruction at %s: cannot decode % x (%s bytes): %v", where, code[:4], src, err)
+	}
+	lookup := func(addr uint64) (string, uint64) { return syms.lookupBase(addr) }
+	// GoSyntax's text reader (for PC-relative literals) is unused by x/arch v0.32: nil.
+	return fmt.Sprintf("faulting instruction at %s: %s   [%s: % x]", where,
+		arm64asm.GoSyntax(inst, pc, lookup, nil), inst.String(), code[:4])
 }
 
 // describeCallers symbolizes the record's callers= field (return PCs, innermost first, from the

@@ -1,5 +1,6 @@
 // Console input: the program's stdin on COM1 and forwarded signals on COM2 (docs/contract.md,
-// "Console input"; the kernel's side is kernel/console_input.go).
+// "Console input"; the kernel's side is kernel/console_input.go). On arm64 both travel as
+// records on the one UART (uart.go, recordSender).
 // SPDX-License-Identifier: BSD-3-Clause
 
 package runner
@@ -7,7 +8,6 @@ package runner
 import (
 	"bufio"
 	"io"
-	"net"
 )
 
 // The escapes of the stdin stream: the end of the host's stdin travels in order with the data.
@@ -33,7 +33,7 @@ func EscapeStdin(b []byte) []byte {
 // UART would drop what it holds when the kernel turns its FIFO on — and returns when in ends or
 // the guest is gone. A terminal's line discipline hands over a line at a time, which the guest
 // gets at once.
-func feedStdin(c net.Conn, in io.Reader, ready <-chan struct{}) {
+func feedStdin(c io.Writer, in io.Reader, ready <-chan struct{}) {
 	<-ready
 	w := bufio.NewWriter(c)
 	if in != nil {
@@ -59,7 +59,7 @@ func feedStdin(c net.Conn, in io.Reader, ready <-chan struct{}) {
 
 // feedSignals writes each signal number from sigs to the guest's signal channel (COM2's
 // input), once ready is closed, until sigs is closed or the guest is gone.
-func feedSignals(c net.Conn, sigs <-chan int, ready <-chan struct{}) {
+func feedSignals(c io.Writer, sigs <-chan int, ready <-chan struct{}) {
 	if sigs == nil {
 		return
 	}

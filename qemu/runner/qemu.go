@@ -1,4 +1,4 @@
-// The QEMU command line and the three serial ports.
+// The QEMU command line and the serial ports (three on x86, the one UART on arm64: arch.go).
 // SPDX-License-Identifier: BSD-3-Clause
 
 package runner
@@ -13,7 +13,7 @@ import (
 	"strings"
 )
 
-// QEMUBinary is the emulator the runner starts.
+// QEMUBinary is the emulator the runner starts for amd64 guests (QEMUBinaryArm64: arm64).
 const QEMUBinary = "qemu-system-x86_64"
 
 // InstallHint is printed when QEMU is missing.
@@ -21,7 +21,9 @@ const InstallHint = "sudo apt-get update && sudo apt-get install -y qemu-system-
 
 // Machine describes the virtual machine.
 type Machine struct {
-	Machine  string // q35 or pc
+	Arch     string // the guest's GOARCH: amd64 ("" too) or arm64; Select derives it from -machine
+	Machine  string // q35 or pc (amd64), virt (arm64)
+	GIC      int    // virt: the interrupt controller's version, 2 or 3; 0 is QEMU's default, 2
 	Firmware string // qboot ("": the default) or seabios: see FirmwareArgs
 	Accel    string // tcg or kvm
 	Mem      string // -m argument, e.g. 1G
@@ -32,6 +34,19 @@ type Machine struct {
 
 // Validate checks the machine description.
 func (m Machine) Validate() error {
+	switch m.Arch {
+	case "", ArchAMD64:
+	case ArchARM64:
+		return m.validateArm64()
+	default:
+		return fmt.Errorf("-arch %q: want amd64 or arm64", m.Arch)
+	}
+	if m.Machine == "virt" {
+		return fmt.Errorf("-machine virt is an arm64 machine: add -arch arm64 (Machine.Select implies it)")
+	}
+	if m.GIC != 0 {
+		return fmt.Errorf("a GIC version is virt's (arm64) option")
+	}
 	switch m.Machine {
 	case "q35", "pc":
 	default:
@@ -87,8 +102,12 @@ func ParseMem(s string) (int64, error) {
 }
 
 // QEMUArgs returns the arguments for booting img with cmdline, with COM1..3
-// connected to the Unix sockets socks[0..2] (docs/contract.md).
+// connected to the Unix sockets socks[0..2] (docs/contract.md). An arm64 machine has one
+// UART, on socks[0] (virtArgs).
 func QEMUArgs(m Machine, img, cmdline string, socks [3]string) []string {
+	if m.IsArm64() {
+		return virtArgs(m, img, cmdline, socks[0])
+	}
 	args := append([]string{"-M", m.Machine}, FirmwareArgs(m)...)
 	if m.Accel == "kvm" {
 		// Plain -cpu host aborts on nested KVM ("failed to set MSR 0x10a").
@@ -137,20 +156,28 @@ func FirmwareArgs(m Machine) []string {
 	return []string{"-bios", "qboot.rom", "-vga", "none"}
 }
 
-// CheckQEMU returns the path of the emulator or an error that says how to
+// CheckQEMU returns the path of the amd64 emulator or an error that says how to
 // install it.
-func CheckQEMU() (string, error) {
-	p, err := exec.LookPath(QEMUBinary)
+func CheckQEMU() (string, error) { return CheckQEMUFor(ArchAMD64) }
+
+// CheckQEMUFor is CheckQEMU for the emulator of the guest architecture arch.
+func CheckQEMUFor(arch string) (string, error) {
+	bin, hint := QEMUBinary, InstallHint
+	if arch == ArchARM64 {
+		bin, hint = QEMUBinaryArm64, InstallHintArm64
+	}
+	p, err := exec.LookPath(bin)
 	if err != nil {
-		return "", fmt.Errorf("%s not found in PATH; install it with:\n\t%s", QEMUBinary, InstallHint)
+		return "", fmt.Errorf("%s not found in PATH; install it with:\n\t%s", bin, hint)
 	}
 	return p, nil
 }
 
-// serialListeners creates the three Unix sockets COM1..COM3 in a fresh
+// serialListeners creates n Unix sockets, COM1..COMn, in a fresh
 // directory with a short path (sun_path holds at most 107 bytes) without
 // commas (QEMU would read `-serial unix:PATH` as options from the first one).
-func serialListeners() (dir string, socks [3]string, ls [3]net.Listener, err error) {
+// The rest of the arrays stay empty (arm64: one UART).
+func serialListeners(n int) (dir string, socks [3]string, ls [3]net.Listener, err error) {
 	base := os.TempDir()
 	if len(base) > 60 || strings.Contains(base, ",") {
 		base = "/tmp"
@@ -159,7 +186,7 @@ func serialListeners() (dir string, socks [3]string, ls [3]net.Listener, err err
 	if err != nil {
 		return "", socks, ls, err
 	}
-	for i := range socks {
+	for i := range n {
 		socks[i] = filepath.Join(dir, fmt.Sprintf("com%d", i+1))
 		if ls[i], err = net.Listen("unix", socks[i]); err != nil {
 			for _, l := range ls[:i] {

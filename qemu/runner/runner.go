@@ -38,16 +38,17 @@ type Config struct {
 	// sample (KOpts profile=HZ).
 	Profile string
 
-	Stdin   io.Reader  // the program's stdin (COM1's input), then end of file; nil: empty
-	Signals <-chan int // signals for the program (COM2's input): SIGHUP, SIGINT, SIGQUIT, SIGTERM
+	Stdin   io.Reader  // the program's stdin (COM1's input; arm64: the UART's channel 1), then end of file; nil: empty
+	Signals <-chan int // signals for the program (COM2's input; arm64: channel 2): SIGHUP, SIGINT, SIGQUIT, SIGTERM
 
-	Stdout io.Writer // guest fd 1 (the virtio console's stdout records; COM1 after the start marker)
-	Stderr io.Writer // guest fd 2 (the virtio console's stderr records; COM2)
+	Stdout io.Writer // guest fd 1 (the virtio console's stdout records; COM1 after the start marker; arm64: the UART's channel 1)
+	Stderr io.Writer // guest fd 2 (the virtio console's stderr records; COM2; arm64: channel 2)
 	Log    io.Writer // runner messages and kernel "log" records
 
 	// UARTConsole leaves the virtio console out: the program's output then takes COM1 and COM2
 	// as it did before there was one (300 KB/s, stdout and stderr not kept in order). For
-	// comparisons and for testing the kernel's fallback.
+	// comparisons and for testing the kernel's fallback. arm64 has no virtio console yet: its
+	// output always takes the UART.
 	UARTConsole bool
 
 	Build BuildSpec // kernel import/entry overrides; GmposRoot (found if empty)
@@ -67,8 +68,8 @@ type Result struct {
 	ExitCode int      // the runner's exit code (see ExitCode)
 	Why      string   // explanation when it is not a plain "exit n"
 	Records  []Record // control records in arrival order
-	Started  bool     // the start marker arrived on COM1
-	Firmware []byte   // COM1 bytes before the marker (or all, if none)
+	Started  bool     // the start marker arrived on COM1 (arm64: the UART)
+	Firmware []byte   // COM1's (arm64: the UART's) bytes before the marker (or all, if none)
 	QEMU     []byte   // QEMU's own stdout+stderr
 	Fault    string   // for a kernel panic: the faulting instruction, disassembled and symbolized
 
@@ -82,7 +83,7 @@ type Result struct {
 	BuildTime   time.Duration
 	QEMUStart   time.Time // process started
 	Entry       time.Time // "entry" record (zero if none)
-	FirstOutput time.Time // first guest byte on COM1 after the marker (zero if none)
+	FirstOutput time.Time // first byte of the program's output (zero if none)
 	End         time.Time // QEMU exited
 }
 
@@ -96,10 +97,16 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	if err := cfg.Net.Validate(); err != nil {
 		return nil, err
 	}
+	arm := cfg.Machine.IsArm64()
+	if arm {
+		if err := checkArm64Config(&cfg); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Timeout < 0 {
 		return nil, fmt.Errorf("-timeout %v: must not be negative", cfg.Timeout)
 	}
-	qemu, err := CheckQEMU()
+	qemu, err := CheckQEMUFor(cfg.Machine.arch())
 	if err != nil {
 		return nil, err
 	}
@@ -119,9 +126,9 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 		if len(pkg) != 1 {
 			return nil, fmt.Errorf("gmpos test: one package at a time")
 		}
-		t, err = ResolveTest(pkg[0], cfg.Build.GmposRoot)
+		t, err = ResolveTestFor(pkg[0], cfg.Build.GmposRoot, cfg.Machine.arch())
 	} else {
-		t, err = Resolve(pkg, cfg.Build.GmposRoot)
+		t, err = ResolveFor(pkg, cfg.Build.GmposRoot, cfg.Machine.arch())
 	}
 	if err != nil {
 		return nil, err
@@ -188,6 +195,7 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 
 	spec := cfg.Build
 	spec.WorkDir = work
+	spec.Arch = cfg.Machine.arch()
 	if cfg.Verbose {
 		spec.Verbose = func(s string) { logf("%s", s) }
 	}
@@ -201,6 +209,10 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	spec.Netstack = importsNet // also with -net none: loopback works without a NIC
 	var why string
 	res.Net, why = cfg.Net.Decide(importsNet, chain)
+	if arm && res.Net == NetUser { // -net auto: checkArm64Config refused the rest
+		logf("no network on arm64 yet: the program imports net, but the guest gets no NIC (loopback works)")
+		res.Net, why = NetNone, "arm64: no NIC yet"
+	}
 	if cfg.Verbose {
 		stack := "; the network stack is not linked"
 		if importsNet {
@@ -223,8 +235,14 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	if cfg.Verbose {
 		logf("root file system: %d entries, %s, written in %v", entries, mib(size), time.Since(t1).Round(time.Millisecond/10))
 	}
-	initrd, err := initrdArg(modPath, rootPath)
-	if err != nil {
+	var initrd string
+	if arm {
+		// -initrd is one file on arm64: the modules container (modules.go).
+		initrd = filepath.Join(work, "modules")
+		if err := WriteModules(initrd, modPath, rootPath); err != nil {
+			return nil, fmt.Errorf("the modules container: %v", err)
+		}
+	} else if initrd, err = initrdArg(modPath, rootPath); err != nil {
 		return nil, err
 	}
 	if cfg.KeepDir != "" {
@@ -234,19 +252,26 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 		logf("image kept at %s", res.Image)
 	}
 
-	sockDir, socks, ls, err := serialListeners()
+	nports, port := 3, "COM1"
+	if arm {
+		nports, port = 1, "the UART"
+	}
+	sockDir, socks, ls, err := serialListeners(nports)
 	if err != nil {
 		return nil, fmt.Errorf("creating serial sockets: %v", err)
 	}
 	defer os.RemoveAll(sockDir)
 	defer func() {
-		for _, l := range ls {
+		for _, l := range ls[:nports] {
 			l.Close()
 		}
 	}()
+	if arm && cfg.Verbose {
+		logf("arm64 virt: stdout, stderr and the control channel share the one UART (no virtio console on arm64 yet)")
+	}
 	var conSock string
 	var conL net.Listener
-	if !cfg.UARTConsole {
+	if !cfg.UARTConsole && !arm {
 		if conSock, conL, err = consoleListener(sockDir); err != nil {
 			return nil, fmt.Errorf("creating the console socket: %v", err)
 		}
@@ -265,7 +290,9 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	for _, f := range cfg.Net.HostFwd {
 		logf("forwarding 127.0.0.1:%d (tcp) to the guest's port %d", f.Host, f.Guest)
 	}
-	if hz := tsc.hostTSCHz(); hz != 0 && cfg.Machine.Accel == "tcg" && !hasOption(kopts, "tsc_hz") {
+	// The host's TSC rate is an x86 guest's cycle counter's; an arm64 guest's counter
+	// (CNTVCT_EL0) runs at the rate the device tree states.
+	if hz := tsc.hostTSCHz(); hz != 0 && !arm && cfg.Machine.Accel == "tcg" && !hasOption(kopts, "tsc_hz") {
 		kopts = append(kopts, "tsc_hz="+strconv.FormatUint(hz, 10))
 	}
 	cmdline, err := Cmdline(argv0, kopts, nil)
@@ -277,7 +304,7 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 		args = append(args, ConsoleArgs(conSock)...)
 	}
 	args = append(args, ShareArgs(cfg.Shares)...)
-	args = append(args, "-initrd", initrd) // the Multiboot modules: argv and envp, then the root file system
+	args = append(args, "-initrd", initrd) // the modules (arm64: their container): argv and envp, then the root file system
 	cmd := exec.Command(qemu, args...)
 	// If the runner dies (killed by a test timeout, say), QEMU must not
 	// outlive it: the kernel delivers SIGKILL to QEMU when its parent
@@ -295,7 +322,11 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 		if cfg.KeepDir != "" {
 			elfPath = filepath.Join(cfg.KeepDir, t.Name+".elf")
 		}
-		logf("QEMU is waiting for gdb: gdb %s -ex 'target remote :1234'", elfPath)
+		gdb := "gdb"
+		if arm {
+			gdb = "gdb-multiarch" // Debian's gdb debugs the host's architecture only
+		}
+		logf("QEMU is waiting for gdb: %s %s -ex 'target remote :1234'", gdb, elfPath)
 	}
 
 	// Stream the three ports and the virtio console. Input waits for the kernel's "input"
@@ -314,10 +345,16 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	stdout := syncWriter{&outMu, orDiscard(cfg.Stdout)}
 	stderr := syncWriter{&outMu, orDiscard(cfg.Stderr)}
 	com1 := &MarkerWriter{W: stdout, OnOutput: firstOutput}
-	sinks := [3]func(net.Conn){
-		func(c net.Conn) { io.Copy(com1, c) },
-		func(c net.Conn) { io.Copy(stderr, c) },
-		func(c net.Conn) {
+	var uart *UARTDemux
+	if arm {
+		// One UART: after the marker, records for stdout, stderr and the control channel.
+		uart = &UARTDemux{Stdout: stdout, Stderr: stderr, OnOutput: firstOutput}
+		com1 = &MarkerWriter{W: uart}
+	}
+	sinks := [3]func(io.Reader){
+		func(c io.Reader) { io.Copy(com1, c) },
+		func(c io.Reader) { io.Copy(stderr, c) },
+		func(c io.Reader) {
 			br := bufio.NewReader(c)
 			for {
 				line, err := br.ReadString('\n')
@@ -367,7 +404,7 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 			}
 		}()
 	}
-	for i := range ls {
+	for i := range nports {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
@@ -378,10 +415,31 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 			connMu.Lock()
 			conns[i] = c
 			connMu.Unlock()
-			switch i {
-			case 0:
+			switch {
+			case arm:
+				// Input goes back on the same socket as records; the control channel's bytes
+				// reach the COM3 reader through a pipe.
+				var inMu sync.Mutex
+				go feedStdin(recordSender{&inMu, c, ConsoleStdout}, cfg.Stdin, inputReady)
+				go feedSignals(recordSender{&inMu, c, ConsoleStderr}, cfg.Signals, inputReady)
+				pr, pw := io.Pipe()
+				uart.Control = pw
+				control := make(chan struct{})
+				go func() {
+					sinks[2](pr)
+					pr.Close() // a write after a reader's failure fails rather than blocks
+					close(control)
+				}()
+				sinks[0](c)
+				if err := uart.Close(); err != nil {
+					logf("%v", err)
+				}
+				pw.Close()
+				<-control
+				return
+			case i == 0:
 				go feedStdin(c, cfg.Stdin, inputReady)
-			case 1:
+			case i == 1:
 				go feedSignals(c, cfg.Signals, inputReady)
 			}
 			sinks[i](c)
@@ -423,7 +481,7 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 
 	// QEMU closed its ends when it exited; drain what is buffered. A
 	// connection QEMU never made is unblocked by closing the listener.
-	for _, l := range ls {
+	for _, l := range ls[:nports] {
 		l.Close()
 	}
 	if conL != nil {
@@ -447,6 +505,7 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	mu.Lock()
 	out.Records = res.Records
 	mu.Unlock()
+	out.Semihosting = arm
 	res.Started = com1.Started()
 	res.Firmware = com1.Firmware()
 	res.QEMU = qout.Bytes()
@@ -470,9 +529,9 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 		res.Why += "\nQEMU said: " + strings.TrimSpace(string(res.QEMU))
 	}
 	if res.ExitCode == ExitRunnerError && !res.Started {
-		res.Why += "\nthe kernel never printed its start marker on COM1"
+		res.Why += "\nthe kernel never printed its start marker on " + port
 		if len(res.Firmware) > 0 {
-			res.Why += fmt.Sprintf("; COM1 had %q", tail(res.Firmware, 200))
+			res.Why += fmt.Sprintf("; %s had %q", port, tail(res.Firmware, 200))
 		}
 	}
 	return res, nil

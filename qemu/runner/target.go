@@ -56,8 +56,14 @@ type Target struct {
 const GmposModule = "gmpos"
 
 // Resolve interprets pkg: a directory, one or more .go files (all in one
-// directory), or an import path "gmpos/..." resolved under gmposRoot.
+// directory), or an import path "gmpos/..." resolved under gmposRoot. A plain directory's files
+// are those that build for linux/amd64 (ResolveFor: another GOARCH).
 func Resolve(pkg []string, gmposRoot string) (*Target, error) {
+	return ResolveFor(pkg, gmposRoot, ArchAMD64)
+}
+
+// ResolveFor is Resolve for a guest of architecture goarch.
+func ResolveFor(pkg []string, gmposRoot, goarch string) (*Target, error) {
 	if len(pkg) == 0 {
 		return nil, fmt.Errorf("no package given")
 	}
@@ -75,7 +81,7 @@ func Resolve(pkg []string, gmposRoot string) (*Target, error) {
 		} else if !fi.IsDir() {
 			return nil, fmt.Errorf("package %s: not a directory or .go file", pkg[0])
 		}
-		return resolveDir(dir, nil)
+		return resolveDir(dir, nil, goarch)
 	}
 	var files []string
 	dir := ""
@@ -96,10 +102,10 @@ func Resolve(pkg []string, gmposRoot string) (*Target, error) {
 		dir = filepath.Dir(abs)
 		files = append(files, abs)
 	}
-	return resolveDir(dir, files)
+	return resolveDir(dir, files, goarch)
 }
 
-func resolveDir(dir string, files []string) (*Target, error) {
+func resolveDir(dir string, files []string, goarch string) (*Target, error) {
 	t := &Target{Dir: dir, Files: files}
 	root, mod, err := FindModule(dir)
 	if err != nil {
@@ -116,7 +122,7 @@ func resolveDir(dir string, files []string) (*Target, error) {
 	if t.Kind == KindPlain && files == nil {
 		// go build cannot build a directory outside every module, so name
 		// its files, filtered by build constraints as go build would.
-		if t.Files, err = mainFiles(dir); err != nil {
+		if t.Files, err = mainFiles(dir, goarch); err != nil {
 			return nil, err
 		}
 	}
@@ -125,7 +131,7 @@ func resolveDir(dir string, files []string) (*Target, error) {
 	} else {
 		t.Name = filepath.Base(dir)
 	}
-	if err := checkMain(t); err != nil {
+	if err := checkMain(t, goarch); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -133,11 +139,11 @@ func resolveDir(dir string, files []string) (*Target, error) {
 
 // checkMain makes sure the target is a main package, so that the error
 // names the problem instead of coming from the generated file.
-func checkMain(t *Target) error {
+func checkMain(t *Target, goarch string) error {
 	files := t.Files
 	if files == nil {
 		var err error
-		if files, err = mainFiles(t.Dir); err != nil {
+		if files, err = mainFiles(t.Dir, goarch); err != nil {
 			return err
 		}
 	}
@@ -192,10 +198,10 @@ func ModulePath(gomod []byte) string {
 	return ""
 }
 
-// mainFiles lists dir's non-test .go files that build for linux/amd64.
-func mainFiles(dir string) ([]string, error) {
+// mainFiles lists dir's non-test .go files that build for linux/goarch.
+func mainFiles(dir, goarch string) ([]string, error) {
 	ctx := build.Default
-	ctx.GOOS, ctx.GOARCH, ctx.CgoEnabled = "linux", "amd64", false
+	ctx.GOOS, ctx.GOARCH, ctx.CgoEnabled = "linux", goarch, false
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -215,7 +221,7 @@ func mainFiles(dir string) ([]string, error) {
 		}
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("%s: no Go files for linux/amd64", dir)
+		return nil, fmt.Errorf("%s: no Go files for linux/%s", dir, goarch)
 	}
 	return files, nil
 }
@@ -224,6 +230,11 @@ func mainFiles(dir string) ([]string, error) {
 // library or of the gmpos module, or a directory of the gmpos module. Packages of other modules
 // are refused (not yet supported: their go.mod would have to join a workspace with gmpos).
 func ResolveTest(pkg string, gmposRoot string) (*Target, error) {
+	return ResolveTestFor(pkg, gmposRoot, ArchAMD64)
+}
+
+// ResolveTestFor is ResolveTest for a guest of architecture goarch.
+func ResolveTestFor(pkg string, gmposRoot, goarch string) (*Target, error) {
 	arg := pkg
 	if st, err := os.Stat(pkg); err == nil && st.IsDir() {
 		abs, _ := filepath.Abs(pkg)
@@ -235,7 +246,7 @@ func ResolveTest(pkg string, gmposRoot string) (*Target, error) {
 	}
 	cmd := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}\t{{.Name}}\t{{.Dir}}\t{{.Standard}}\t{{with .Module}}{{.Path}}{{end}}\t{{with .Error}}{{.Err}}{{end}}", arg)
 	cmd.Dir = gmposRoot
-	cmd.Env = append(BuildEnviron(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0", "GOWORK=off")
+	cmd.Env = append(BuildEnviron(), "GOOS=linux", "GOARCH="+goarch, "CGO_ENABLED=0", "GOWORK=off")
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("gmpos test: go list %s: %v", pkg, err)

@@ -1,4 +1,4 @@
-// Go declarations of the fake 32-bit entry points.
+// Go declarations of the fake 32-bit x86 entry points.
 // SPDX-License-Identifier: BSD-3-Clause
 
 package fakekernel

@@ -1,0 +1,177 @@
+// The guest's architecture: -arch and -machine, and what differs on arm64 `virt`.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package runner
+
+import (
+	"fmt"
+	"strings"
+
+	"gmpos/boot"
+)
+
+// Guest architectures (GOARCH values).
+const (
+	ArchAMD64 = "amd64"
+	ArchARM64 = "arm64"
+)
+
+// The arm64 `virt` contract (docs/contract.md, "arm64 virt").
+const (
+	// QEMUBinaryArm64 is the emulator for arm64 guests (Debian's qemu-system-arm package).
+	QEMUBinaryArm64 = "qemu-system-aarch64"
+	// InstallHintArm64 is printed when it is missing.
+	InstallHintArm64 = "sudo apt-get update && sudo apt-get install -y qemu-system-arm"
+	// EntrySymbolArm64 is the kernel's arm64 entry: the Image's code0 branches there.
+	EntrySymbolArm64 = "gmpos/kernel/arch/arm64.entry"
+	// LinkFlagsArm64 put the first PT_LOAD one page above the Image's load address, 0x4020_0000,
+	// behind the header page (package gmpos/boot, MakeArm64).
+	LinkFlagsArm64 = boot.Arm64LinkFlags
+	// CPUArm64 is the vCPU model: a Cortex-A72 (ARMv8.0-A, the Raspberry Pi 4's core), so that
+	// what runs on `virt` runs on the boards; QEMU's `max` would offer features they lack.
+	CPUArm64 = "cortex-a72"
+	// virtGICv2MaxCPUs: GICv2 addresses at most 8 cores (its GICD_ITARGETSR has 8 bits a
+	// line); QEMU's virt refuses more without gic-version=3.
+	virtGICv2MaxCPUs = 8
+)
+
+// arch returns m's architecture: Arch, amd64 when unset.
+func (m Machine) arch() string {
+	if m.Arch == "" {
+		return ArchAMD64
+	}
+	return m.Arch
+}
+
+// IsArm64 reports whether m is an arm64 machine.
+func (m Machine) IsArm64() bool { return m.arch() == ArchARM64 }
+
+// Select sets m.Arch, m.Machine and m.GIC from the -arch and -machine flags, either of which may
+// be empty: a machine implies its architecture (virt: arm64; q35, pc: amd64), an architecture
+// its default machine (amd64: q35, arm64: virt), and neither means amd64 on q35. machine may
+// carry QEMU's option gic-version=2|3 (virt only): "virt,gic-version=3".
+func (m *Machine) Select(arch, machine string) error {
+	switch arch {
+	case "", ArchAMD64, ArchARM64:
+	default:
+		return fmt.Errorf("-arch %q: want amd64 or arm64", arch)
+	}
+	name, opts, _ := strings.Cut(machine, ",")
+	gic := 0
+	if opts != "" {
+		if name != "virt" {
+			return fmt.Errorf("-machine %q: only virt takes options (gic-version=2 or 3)", machine)
+		}
+		switch opts {
+		case "gic-version=2":
+			gic = 2
+		case "gic-version=3":
+			gic = 3
+		default:
+			return fmt.Errorf("-machine %q: the one option is gic-version=2 or gic-version=3", machine)
+		}
+	}
+	implied := ""
+	switch name {
+	case "q35", "pc":
+		implied = ArchAMD64
+	case "virt":
+		implied = ArchARM64
+	case "":
+	default:
+		return fmt.Errorf("-machine %q: want q35 or pc (amd64) or virt (arm64)", machine)
+	}
+	switch {
+	case arch != "" && implied != "" && arch != implied:
+		return fmt.Errorf("-machine %s is an %s machine, but -arch %s was given", name, implied, arch)
+	case arch == "" && implied == "":
+		arch, name = ArchAMD64, "q35"
+	case arch == "":
+		arch = implied
+	case name == "" && arch == ArchAMD64:
+		name = "q35"
+	case name == "":
+		name = "virt"
+	}
+	m.Arch, m.Machine, m.GIC = arch, name, gic
+	return nil
+}
+
+// validateArm64 checks what an arm64 machine can do today: `virt` under TCG, without a
+// firmware choice (QEMU boots the Image itself).
+func (m Machine) validateArm64() error {
+	if m.Machine != "virt" {
+		return fmt.Errorf("-machine %q: the arm64 machine is virt", m.Machine)
+	}
+	switch m.GIC {
+	case 0, 2, 3:
+	default:
+		return fmt.Errorf("GIC version %d: want 2 or 3", m.GIC)
+	}
+	if m.Firmware != "" {
+		return fmt.Errorf("-firmware %s: arm64 virt has no firmware choice (QEMU loads the Image and enters it)", m.Firmware)
+	}
+	if m.Accel != "tcg" {
+		return fmt.Errorf("-accel %q: arm64 guests run under TCG (KVM needs an arm64 host)", m.Accel)
+	}
+	if m.SMP < 1 || m.SMP > 255 {
+		return fmt.Errorf("-smp %d: want 1..255", m.SMP)
+	}
+	if m.SMP > virtGICv2MaxCPUs && m.GIC != 3 {
+		return fmt.Errorf("-smp %d on virt needs a GICv3 (-machine virt,gic-version=3): a GICv2 serves at most %d cores", m.SMP, virtGICv2MaxCPUs)
+	}
+	if _, err := ParseMem(m.Mem); err != nil {
+		return err
+	}
+	return nil
+}
+
+// virtArgs returns QEMU's arguments for booting the arm64 Image img on `virt`
+// (docs/contract.md, "arm64 virt"): its one PL011 UART on the Unix socket sock, semihosting
+// for the exit status. The modules container follows as -initrd (Run).
+func virtArgs(m Machine, img, cmdline, sock string) []string {
+	machine := "virt"
+	if m.GIC != 0 {
+		machine += fmt.Sprintf(",gic-version=%d", m.GIC)
+	}
+	accel := "tcg"
+	if m.Plugin != "" && m.SMP > 1 {
+		accel = "tcg,thread=single" // as on x86 (QEMUArgs): the plugin's counters are not atomic
+	}
+	args := []string{"-M", machine, "-cpu", CPUArm64, "-accel", accel,
+		"-m", m.Mem, "-smp", fmt.Sprint(m.SMP),
+		// An Image: QEMU's loader puts it at RAM + text_offset and passes the device tree in
+		// x0, -append as its /chosen/bootargs (no image path in front, unlike Multiboot).
+		"-kernel", img, "-append", cmdline,
+		// The kernel ends QEMU with SYS_EXIT (HLT #0xF000 at EL1) and the program's status;
+		// target=native: the calls are QEMU's own, not forwarded to a gdb.
+		"-semihosting-config", "enable=on,target=native",
+		"-display", "none", "-monitor", "none", "-no-reboot",
+		// virt has one PL011 (0x0900_0000), the first -serial: every channel shares it.
+		"-serial", "unix:" + sock,
+	}
+	if m.Plugin != "" {
+		// qemu/tbprof's counter is a TCG plugin, not an x86 one: it counts arm64 blocks alike.
+		args = append(args, "-plugin", m.Plugin)
+	}
+	if m.GDB {
+		args = append(args, "-s", "-S")
+	}
+	return args
+}
+
+// checkArm64Config refuses what the arm64 port cannot do yet, each with the reason: a NIC
+// (-net user and what implies it: virtio-net on virt's PCIe comes with the network issue) and
+// shares (virtio-9p).
+func checkArm64Config(cfg *Config) error {
+	n := cfg.Net
+	switch {
+	case n.Mode == NetUser:
+		return fmt.Errorf("-net user: no network on arm64 yet (the kernel has no NIC driver on virt); use -net none")
+	case len(n.HostFwd) > 0, n.Inject != "", n.Pcap != "":
+		return fmt.Errorf("-hostfwd, -netinject and -pcap need a NIC, which arm64 does not have yet")
+	case len(cfg.Shares) > 0:
+		return fmt.Errorf("-share: no virtio-9p on arm64 yet")
+	}
+	return nil
+}
