@@ -52,6 +52,8 @@ type CPU struct {
 	mpidr     uintptr // MPIDR_EL1 affinity of this core
 	gicMask   uintptr // GICv2: this core's CPU-interface bit (GICD_ITARGETSR)
 	inKernel  uintptr // nonzero while kernel Go code runs on this core
+	emergTop  uintptr // top of this core's overflow stack (vectors_arm64.s, kernel stack overflow)
+	faultSP   uintptr // the SP at a kernel stack overflow, for the report (trap)
 	// Kernel stack to switch to on Enter (UseKernelStack).
 	nextStackLo, nextStackHi uintptr
 	kgs                      kernelG
@@ -60,6 +62,11 @@ type CPU struct {
 
 // cpus holds every core's state; cpus[0] is the boot core.
 var cpus [MaxCPU]CPU
+
+// overflowStacks are the stacks an exception in the kernel moves to when the kernel stack is
+// nearly exhausted (vectors_arm64.s): the role of amd64's #DF IST stack. The fault report runs
+// there.
+var overflowStacks [MaxCPU][16 << 10]byte
 
 // setKernelStack records the kernel stack [lo, hi) of c and the matching kernel-g bounds.
 //
@@ -76,6 +83,8 @@ func (c *CPU) setKernelStack(lo, hi uintptr) {
 	c.km.g0 = uintptr(unsafe.Pointer(&c.kgs))
 	c.kg = uintptr(unsafe.Pointer(&c.kgs))
 	c.self = uintptr(unsafe.Pointer(c))
+	s := &overflowStacks[c.id]
+	c.emergTop = uintptr(unsafe.Pointer(&s[0])) + uintptr(len(s))
 }
 
 // UseKernelStack moves this core's traps onto the kernel stack [lo, hi) from the moment Enter

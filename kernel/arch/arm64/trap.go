@@ -30,6 +30,9 @@ const frameSize = unsafe.Sizeof(Frame{})
 // SP_EL1 is the empty kernel stack again when user code runs: EL1 cannot write SP_EL1 while using
 // it, so the stack the next trap from EL0 starts on is wherever resume leaves SP.
 func trap(f *Frame) *Frame {
+	if c := Current(); c.faultSP != 0 { // the entry moved to the overflow stack
+		f.SP, c.faultSP = uint64(c.faultSP), 0
+	}
 	if f.Kind == kindIRQ && f.IntID&intidMask == intidTimer {
 		stopTimer()
 	}

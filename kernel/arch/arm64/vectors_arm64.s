@@ -12,6 +12,8 @@
 #include "textflag.h"
 #include "go_asm.h"
 
+#define kgap	16	// room left below a kernel-mode SP (VENTRYK)
+
 // VENTRY is one slot of the vector table: 128 bytes (32 instructions, D1.10.2 Table D1-7). It
 // makes room for the Frame, saves X0/X1 to free two registers, and says which group it is. The
 // ADD after the jump never runs: it tells the linker's stack-depth check (which reads the slots
@@ -24,6 +26,38 @@
 	ADD	$Frame__size, RSP; \
 	PCALIGN	$128
 
+// KSYNC is the slot of a synchronous exception in the kernel. If the kernel stack has less than
+// a Frame and some room left, the exception is most likely the overflow itself — an access to the
+// guard page below the stack — and pushing a Frame there would fault again, forever. Such an
+// exception moves to the core's overflow stack (koverflow). SP_EL0 serves as scratch: in the
+// kernel it holds nothing (the entry saved the user's SP in the Frame; resume reloads it).
+#define KSYNC \
+	MSR	R0, SP_EL0; \
+	MRS	TPIDR_EL1, R0; \
+	MOVD	CPU_kgs(R0), R0; \
+	ADD	$(Frame__size+512), R0; \
+	SUB	R0, RSP, R0; \
+	TBNZ	$63, R0, koverflow; \
+	MRS	SP_EL0, R0; \
+	SUB	$(Frame__size+kgap), RSP; \
+	STP	(R0, R1), Frame_X(RSP); \
+	MOVD	$const_kindSync, R0; \
+	B	·trapCommon(SB); \
+	ADD	$(Frame__size+kgap), RSP; \
+	PCALIGN	$128
+
+// VENTRYK is VENTRY for an exception taken in the kernel: it leaves kgap bytes below the
+// interrupted SP untouched, because Go code on arm64 keeps its caller's frame pointer just below
+// SP (the prologue's MOVD R29, -8(RSP)): a Frame pushed right under SP would overwrite it and cut
+// the fault report's frame-pointer walk.
+#define VENTRYK(kind) \
+	SUB	$(Frame__size+kgap), RSP; \
+	STP	(R0, R1), Frame_X(RSP); \
+	MOVD	$kind, R0; \
+	B	·trapCommon(SB); \
+	ADD	$(Frame__size+kgap), RSP; \
+	PCALIGN	$128
+
 // VBAR_EL1 needs 2 KiB alignment (the low 11 bits are RES0).
 TEXT ·vectorTable(SB),NOSPLIT|NOFRAME,$0
 	PCALIGN	$2048
@@ -33,10 +67,10 @@ TEXT ·vectorTable(SB),NOSPLIT|NOFRAME,$0
 	VENTRY(const_kindFIQ)
 	VENTRY(const_kindSError)
 	// Current EL with SP_EL1: a fault in the kernel, or an interrupt in the idle loop.
-	VENTRY(const_kindSync)
-	VENTRY(const_kindIRQ)
-	VENTRY(const_kindFIQ)
-	VENTRY(const_kindSError)
+	KSYNC
+	VENTRYK(const_kindIRQ)
+	VENTRYK(const_kindFIQ)
+	VENTRYK(const_kindSError)
 	// Lower EL, AArch64: the Go program.
 	VENTRY(const_kindSync)
 	VENTRY(const_kindIRQ)
@@ -47,6 +81,20 @@ TEXT ·vectorTable(SB),NOSPLIT|NOFRAME,$0
 	VENTRY(const_kindIRQ)
 	VENTRY(const_kindFIQ)
 	VENTRY(const_kindSError)
+
+koverflow:
+	// The kernel stack is exhausted (KSYNC): record the SP for the report, move to the overflow
+	// stack, and enter as any kernel fault; the report names the guard page (FAR_EL1).
+	MRS	TPIDR_EL1, R0
+	MOVD	RSP, R1
+	MOVD	R1, CPU_faultSP(R0)
+	MOVD	CPU_emergTop(R0), R1
+	MOVD	R1, RSP
+	MRS	SP_EL0, R0
+	SUB	$(Frame__size+kgap), RSP
+	STP	(R0, R1), Frame_X(RSP)
+	MOVD	$const_kindSync, R0
+	B	·trapCommon(SB)
 
 // trapCommon completes the Frame (R0 = the vector group, X0/X1 saved), saves the interrupted
 // thread's FP/SIMD state into its area, acknowledges an interrupt at the GIC, loads the kernel g
@@ -111,7 +159,7 @@ TEXT ·trapCommon(SB),NOSPLIT|NOFRAME,$0
 	MSR	ZR, FPCR
 	B	saved
 fromkernel:
-	ADD	$Frame__size, RSP, R3
+	ADD	$(Frame__size+kgap), RSP, R3
 	MOVD	R3, Frame_SP(RSP)
 saved:
 	CMP	$const_kindIRQ, R0
@@ -180,6 +228,9 @@ nofp:
 	// (D8.2.6 "Ordering of memory accesses from translation table walks").
 	DSB	$11
 restore:
+	// R5 is the frame's mode: 0 for EL0, whose Frame is popped alone; a kernel frame pops kgap
+	// too. The comparison's flags survive the loads below (none of them sets flags).
+	CMP	$0, R5
 	MOVD	ZR, CPU_inKernel(R4)
 	MOVD	Frame_ELR(R0), R7
 	MSR	R7, ELR_EL1
@@ -200,8 +251,13 @@ restore:
 	LDP	(Frame_X+26*8)(RSP), (R26, R27)
 	LDP	(Frame_X+28*8)(RSP), (g, R29)
 	MOVD	(Frame_X+30*8)(RSP), R30
+	BNE	popkernel
 	LDP	Frame_X(RSP), (R0, R1)
 	ADD	$Frame__size, RSP
+	ERET
+popkernel:
+	LDP	Frame_X(RSP), (R0, R1)
+	ADD	$(Frame__size+kgap), RSP
 	ERET
 
 idle:
