@@ -144,6 +144,21 @@ func procInit(sp uintptr) {
 		w, _ := vfs.Write(ino, off, userBytes(p, n+1))
 		off += int64(w)
 	}
+	// /proc/self/auxv: the auxiliary vector after envp's NULL, AT_NULL pair included (fs/proc/
+	// base.c proc_pid_auxv). golang.org/x/sys/cpu reads it on linux/arm64 — its init runs before
+	// it can ask the runtime — and otherwise reads the ID registers with MRS, which only a
+	// kernel emulating EL0 ID-register reads (Linux's HWCAP_CPUID) survives.
+	ino = fileBoot("/proc/self/auxv", nil, true)
+	a := sp + 8 + 8*uintptr(argc) + 8 // past argv's NULL
+	for load64(a) != 0 {
+		a += 8 // envp
+	}
+	a += 8
+	start := a
+	for load64(a) != 0 {
+		a += 16
+	}
+	vfs.Write(ino, 0, userBytes(start, a+16-start))
 	ino = fileBoot("/proc/cpuinfo", nil, true)
 	off = 0
 	for cpu := range ncpu {
