@@ -90,7 +90,8 @@ type Board interface {
 	// placed (pci_devices.go), free of RAM and of the board's own devices. Boot, after Probe.
 	PCIWindow() pci.Window
 
-	// Exit stops the machine with status v (the runner's exit record comes first). Never returns.
+	// Exit stops the machine with status v, the program's whole exit status (the runner's exit
+	// record comes first; a board whose exit device carries fewer bits truncates). Never returns.
 	Exit(v uint8)
 }
 

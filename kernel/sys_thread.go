@@ -122,5 +122,5 @@ func exitProcess(code int) {
 	}
 	dumpProfile()
 	k.s("exit ").d(int64(code)).record()
-	board.Exit(uint8(code & 0x7f))
+	board.Exit(uint8(code))
 }
