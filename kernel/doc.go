@@ -31,10 +31,12 @@
 //
 //	gmpos/kernel/arch     the CPU contract (its doc.go): traps and frames, FPU state, the
 //	                      per-core timer and IPIs, TLB and page-table root, starting cores;
-//	                      arch_amd64.go selects gmpos/kernel/arch/amd64
+//	                      arch_amd64.go selects gmpos/kernel/arch/amd64, arch_arm64.go
+//	                      gmpos/kernel/arch/arm64
 //	Board (board.go)      the machine around the CPU: the loader's hand-off, processors,
 //	                      console, reference and wall clocks, device interrupt routing, exit;
-//	                      board_pc.go selects gmpos/kernel/board/pc
+//	                      board_pc.go selects gmpos/kernel/board/pc (amd64), board_virt.go
+//	                      gmpos/kernel/board/virt (arm64: QEMU's virt machine)
 //	abi_<arch>.go         the Linux ABI of the architecture: system-call registers, clone's
 //	                      argument order, struct stat, epoll_event, the signal frame, auxv,
 //	                      uname's machine, MINSIGSTKSZ, arch-only calls (arch_prctl)
@@ -140,7 +142,9 @@
 // klog.go, trace.go, ktime.go (where the kernel's time goes), profile.go (the whole-machine
 // sampling profiler: profile=HZ), util.go (user memory), uio.go
 // (buffers and iovec arrays of one transfer), errno.go; board.go the Board contract; abi_amd64.go,
-// board_pc.go, zsysnum_amd64.go (mksysnum.go) for x86-64 and the PC.
+// board_pc.go, zsysnum_amd64.go (mksysnum.go) for x86-64 and the PC; abi_arm64.go (its
+// layouts in abi_arm64_layout.go, checked on any host), board_virt.go, zsysnum_arm64.go for
+// arm64 and QEMU virt.
 //
 // # Cross-reading (Linux)
 //

@@ -1,8 +1,8 @@
 // Package arch is the contract between the portable kernel (package kernel) and a CPU
 // architecture: the exact set of types, constants and functions every architecture provides.
 // The kernel calls the CPU only through this package; one small file per architecture
-// (arch_amd64.go today, arch_arm64.go next) selects the package that implements it
-// (gmpos/kernel/arch/amd64) and re-exports its names. contract.go lists every name with its
+// (arch_amd64.go, arch_arm64.go) selects the package that implements it
+// (gmpos/kernel/arch/amd64, gmpos/kernel/arch/arm64) and re-exports its names. contract.go lists every name with its
 // signature, so a port that misses one, or gives it another type, does not compile; the kernel's
 // TestPortableFiles fails if a portable kernel file names an architecture's package, registers,
 // vectors or ports directly.
