@@ -22,6 +22,7 @@ var bootRecord = regexp.MustCompile(`boot: .*cycles=(\d+)kHz(\(tsc_hz\))? timer=
 //   - with a tsc_hz twice the host's: the kernel must refute it, say so, and measure the rate
 //     itself, within 0.5% of the host's.
 func TestGuestBootPaths(t *testing.T) {
+	skipOnArm64(t, "QEMU loads the Image itself on virt: there is no firmware to choose")
 	if native() {
 		t.Skip("the kernel's boot")
 	}

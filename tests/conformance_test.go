@@ -53,6 +53,7 @@ const maxKnownFraction = 0.05
 // runtime has opened its own. The reference is the host's kernel; the cases assume Linux 6.1 or
 // later (MADV_POPULATE_*, ARCH_GET_XCOMP_*, 32-bit system call numbers).
 func TestGuestConformance(t *testing.T) {
+	skipOnArm64(t, "the cases are written with x86-64 system call numbers (testdata/conformance)")
 	if native() {
 		t.Skip("compares gmpos with Linux, and runs the program natively itself")
 	}

@@ -19,6 +19,26 @@ import (
 	"gmpos/qemu/runner"
 )
 
+// testArch is the architecture the suite boots: GMPOS_TEST_ARCH (amd64 or arm64; the machine
+// from GMPOS_TEST_MACHINE, e.g. virt,gic-version=3), amd64 by default.
+func testArch() string {
+	if a := os.Getenv("GMPOS_TEST_ARCH"); a != "" {
+		return a
+	}
+	if strings.HasPrefix(os.Getenv("GMPOS_TEST_MACHINE"), "virt") {
+		return "arm64"
+	}
+	return "amd64"
+}
+
+// skipOnArm64 skips a test of something the arm64 port does not have yet, saying what.
+func skipOnArm64(t *testing.T, what string) {
+	t.Helper()
+	if testArch() == "arm64" {
+		t.Skipf("arm64: %s", what)
+	}
+}
+
 // native reports whether GMPOS_GUEST=native asks for host runs.
 func native() bool { return os.Getenv("GMPOS_GUEST") == "native" }
 
@@ -83,6 +103,9 @@ func boot(t *testing.T, pkg []string, o opts) guest {
 	if o.profile != "" {
 		cfg.Profile = o.profile
 		cfg.KOpts = append(cfg.KOpts, fmt.Sprintf("profile=%d", runner.ProfileHz))
+	}
+	if err := cfg.Machine.Select(os.Getenv("GMPOS_TEST_ARCH"), os.Getenv("GMPOS_TEST_MACHINE")); err != nil {
+		t.Fatalf("GMPOS_TEST_ARCH/GMPOS_TEST_MACHINE: %v", err)
 	}
 	if o.smp > 0 {
 		cfg.SMP = o.smp

@@ -923,6 +923,7 @@ func newHostServer(blobSize int) *hostServer {
 // /blob (the guest's checksum must match /blobsum). N is 64 in the heavy pass, 4 otherwise.
 // The host checks it got one POST of N MiB and sent the whole blob; the BENCH lines are logged.
 func TestGuestNetHTTPClient(t *testing.T) {
+	skipOnArm64(t, "no NIC on arm64 yet (virtio-net over PCI needs MSI: GICv2m/ITS)")
 	requireQEMU(t)
 	heavy, why := netHeavy()
 	mib := 4

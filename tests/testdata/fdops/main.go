@@ -14,8 +14,8 @@ import (
 )
 
 const (
-	sysEventfd2   = 290
-	sysEpollPwait = 281
+	sysEventfd2   = syscall.SYS_EVENTFD2
+	sysEpollPwait = syscall.SYS_EPOLL_PWAIT
 	efdNonblock   = syscall.O_NONBLOCK
 	efdSemaphore  = 1
 	efdCloexec    = syscall.O_CLOEXEC

@@ -43,7 +43,7 @@ func main() {
 		_, _, e1 := syscall.RawSyscall(syscall.SYS_CLOCK_GETTIME, 1, tg.p, 0) // writes 16 bytes
 		_, _, e2 := syscall.RawSyscall(syscall.SYS_WRITE, 1, tg.p, 0)         // reads 0 bytes: fine
 		_, _, e3 := syscall.RawSyscall(sysGmposInfo, 2, tg.p, 4)              // writes 32 bytes
-		_, _, e4 := syscall.RawSyscall(318, tg.p, 16, 0)                      // writes 16 bytes
+		_, _, e4 := syscall.RawSyscall(sysGetrandom, tg.p, 16, 0)             // writes 16 bytes
 		fmt.Printf("%s: clock_gettime %v, write 0 bytes %v, gmpos_info %v, getrandom %v\n", tg.name, e1, e2, e3, e4)
 	}
 }

@@ -24,18 +24,9 @@ import (
 	"github.com/google/pprof/profile"
 )
 
-// x86-64 system call numbers and ABI constants (include/uapi/...), spelled out: package syscall
-// has no timer_create.
+// ABI constants (include/uapi/...), spelled out; the system call numbers are in sysnum_<arch>.go
+// (package syscall has no timer_create).
 const (
-	sysGetitimer   = 36
-	sysSetitimer   = 38
-	sysTimerCreate = 222
-	sysTimerSet    = 223
-	sysTimerGet    = 224
-	sysTimerOver   = 225
-	sysTimerDelete = 226
-	sysClockGet    = 228
-
 	itimerReal, itimerVirtual, itimerProf = 0, 1, 2
 	clockMonotonic, clockMonotonicRaw     = 1, 4
 	clockProcessCPU, clockThreadCPU       = 2, 3
