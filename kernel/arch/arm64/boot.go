@@ -5,16 +5,20 @@
 
 package arm64
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"gmpos/kernel/mm"
+)
 
 // Early machine state, programmed by entry_arm64.s before the first line of Go (the MMU must be
 // on first: with it off every data access is Device memory, where the unaligned accesses Go's
 // code makes fault — ARM ARM D8.2.10 "Behavior of accesses when stage 1 translation is disabled").
 const (
-	// MAIR_EL1 (D17.2.97): attribute 0 Normal write-back read/write-allocate, 1 Device-nGnRE,
-	// 2 Normal non-cacheable. kernel/mm's descriptors index this table (mm.MAIRValue must match:
-	// TestMAIRAgreesWithMM).
-	mairValue = 0x44_04_ff
+	// MAIR_EL1 (D17.2.97): the memory types kernel/mm's descriptors index — attribute 0 Normal
+	// write-back read/write-allocate, 1 Device-nGnRE, 2 Normal non-cacheable — taken from mm, so
+	// the two cannot disagree.
+	mairValue = mm.MAIRValue
 
 	// TCR_EL1 (D17.2.131): T0SZ = T1SZ = 16 (48-bit halves), 4 KiB granules (TG0 = 0b00, TG1 =
 	// 0b10), walks inner/outer write-back cacheable (IRGNn = ORGNn = 0b01) and inner shareable
