@@ -2,7 +2,8 @@
 #
 #   make            build the demo's boot image into build/ (and the runner, build/gmpos)
 #   make qemu       boot examples/demo under QEMU (ARCH=arm64: on the arm64 virt machine, 4 vCPUs)
-#   make test       gofmt, go vet, hosted tests (sched with -race), QEMU tests in tests/ on 1, 2, 4 vCPUs
+#   make test       gofmt, go vet, hosted tests (sched with -race), QEMU tests in tests/ on 1, 2, 4 vCPUs,
+#                   x86-64 (q35) and arm64 (virt: GICv2 on 1 and 2, GICv3 on 4)
 #   make bench      gmpos against a Linux guest in the same QEMU, on 1 and 2 vCPUs (README, Benchmarks)
 #   make qemu-gdb   boot the demo halted, waiting for gdb on :1234
 #   make clean
@@ -85,6 +86,10 @@ qemu-test: ensure-qemu
 	GMPOS_TEST_SMP=2 $(GO) test $(TESTFLAGS) -count=1 -timeout 30m ./tests/
 	@echo "And with 4 vCPUs (more vCPUs than host cores: TCG time-shares them):"
 	GMPOS_TEST_SMP=4 $(GO) test $(TESTFLAGS) -count=1 -timeout 30m ./tests/
+	@echo "The QEMU suite on arm64 (QEMU virt, GICv2), 1 vCPU, then 2; then 4 vCPUs on GICv3:"
+	GMPOS_TEST_ARCH=arm64 $(GO) test $(TESTFLAGS) -count=1 -timeout 30m ./tests/
+	GMPOS_TEST_ARCH=arm64 GMPOS_TEST_SMP=2 $(GO) test $(TESTFLAGS) -count=1 -timeout 30m ./tests/
+	GMPOS_TEST_ARCH=arm64 GMPOS_TEST_MACHINE=virt,gic-version=3 GMPOS_TEST_SMP=4 $(GO) test $(TESTFLAGS) -count=1 -timeout 30m ./tests/
 
 # make bench boots each guest once per vCPU count: SMP=N on the command line (or in the
 # environment) runs that count only. The Linux guest's kernel comes from apt into build/linuxpeer
