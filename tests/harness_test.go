@@ -58,6 +58,7 @@ type opts struct {
 	bios    string           // -firmware; "" is the runner's default (qboot)
 	plugin  string           // -plugin: a QEMU TCG plugin
 	keep    string           // keep the image and its ELF in this directory (Result.Image)
+	machine string           // -machine; "" is GMPOS_TEST_MACHINE's
 }
 
 // defaultTimeout bounds one boot under TCG, build excluded.
@@ -104,7 +105,11 @@ func boot(t *testing.T, pkg []string, o opts) guest {
 		cfg.Profile = o.profile
 		cfg.KOpts = append(cfg.KOpts, fmt.Sprintf("profile=%d", runner.ProfileHz))
 	}
-	if err := cfg.Machine.Select(os.Getenv("GMPOS_TEST_ARCH"), os.Getenv("GMPOS_TEST_MACHINE")); err != nil {
+	machine := os.Getenv("GMPOS_TEST_MACHINE")
+	if o.machine != "" {
+		machine = o.machine
+	}
+	if err := cfg.Machine.Select(os.Getenv("GMPOS_TEST_ARCH"), machine); err != nil {
 		t.Fatalf("GMPOS_TEST_ARCH/GMPOS_TEST_MACHINE: %v", err)
 	}
 	if o.smp > 0 {

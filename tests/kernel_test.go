@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -170,6 +171,22 @@ func TestGuestSMP(t *testing.T) {
 			g.wantStdout(t, fmt.Sprintf("NumCPU=%d GOMAXPROCS=%d\nkernel cores=%d, every core ran threads: true\n", n, n, n))
 		})
 	}
+}
+
+// TestGuestArm64EL2 boots at EL2, as a Raspberry Pi's firmware enters the kernel (QEMU virt with
+// virtualization=on): the entry must configure EL2 and drop to EL1, the secondary cores too, and
+// PSCI is then reached with SMC (the device tree says so) instead of HVC.
+func TestGuestArm64EL2(t *testing.T) {
+	if native() || testArch() != "arm64" {
+		t.Skip("the arm64 kernel's EL2 entry")
+	}
+	m := os.Getenv("GMPOS_TEST_MACHINE")
+	if m == "" {
+		m = "virt"
+	}
+	g := boot(t, pkg("smp"), opts{smp: 2, machine: m + ",virtualization=on"})
+	g.wantCode(t, 0)
+	g.wantStdout(t, "NumCPU=2 GOMAXPROCS=2\nkernel cores=2, every core ran threads: true\n")
 }
 
 // TestGuestSchedTrace records the kernel scheduler's events on two cores (kernel option trace=1)

@@ -57,18 +57,22 @@ func (m *Machine) Select(arch, machine string) error {
 		return fmt.Errorf("-arch %q: want amd64 or arm64", arch)
 	}
 	name, opts, _ := strings.Cut(machine, ",")
-	gic := 0
+	gic, el2 := 0, false
 	if opts != "" {
 		if name != "virt" {
-			return fmt.Errorf("-machine %q: only virt takes options (gic-version=2 or 3)", machine)
+			return fmt.Errorf("-machine %q: only virt takes options (gic-version=2|3, virtualization=on)", machine)
 		}
-		switch opts {
-		case "gic-version=2":
-			gic = 2
-		case "gic-version=3":
-			gic = 3
-		default:
-			return fmt.Errorf("-machine %q: the one option is gic-version=2 or gic-version=3", machine)
+		for _, o := range strings.Split(opts, ",") {
+			switch o {
+			case "gic-version=2":
+				gic = 2
+			case "gic-version=3":
+				gic = 3
+			case "virtualization=on":
+				el2 = true
+			default:
+				return fmt.Errorf("-machine %q: virt's options are gic-version=2|3 and virtualization=on", machine)
+			}
 		}
 	}
 	implied := ""
@@ -93,7 +97,7 @@ func (m *Machine) Select(arch, machine string) error {
 	case name == "":
 		name = "virt"
 	}
-	m.Arch, m.Machine, m.GIC = arch, name, gic
+	m.Arch, m.Machine, m.GIC, m.EL2 = arch, name, gic, el2
 	return nil
 }
 
@@ -131,6 +135,9 @@ func (m Machine) validateArm64() error {
 // for the exit status. The modules container follows as -initrd (Run).
 func virtArgs(m Machine, img, cmdline, sock string) []string {
 	machine := "virt"
+	if m.EL2 {
+		machine += ",virtualization=on"
+	}
 	if m.GIC != 0 {
 		machine += fmt.Sprintf(",gic-version=%d", m.GIC)
 	}

@@ -24,6 +24,7 @@ type Machine struct {
 	Arch     string // the guest's GOARCH: amd64 ("" too) or arm64; Select derives it from -machine
 	Machine  string // q35 or pc (amd64), virt (arm64)
 	GIC      int    // virt: the interrupt controller's version, 2 or 3; 0 is QEMU's default, 2
+	EL2      bool   // virt: virtualization=on: the kernel is entered at EL2, as a Raspberry Pi's firmware enters it
 	Firmware string // qboot ("": the default) or seabios: see FirmwareArgs
 	Accel    string // tcg or kvm
 	Mem      string // -m argument, e.g. 1G
@@ -44,8 +45,8 @@ func (m Machine) Validate() error {
 	if m.Machine == "virt" {
 		return fmt.Errorf("-machine virt is an arm64 machine: add -arch arm64 (Machine.Select implies it)")
 	}
-	if m.GIC != 0 {
-		return fmt.Errorf("a GIC version is virt's (arm64) option")
+	if m.GIC != 0 || m.EL2 {
+		return fmt.Errorf("gic-version and virtualization are virt's (arm64) options")
 	}
 	switch m.Machine {
 	case "q35", "pc":

@@ -309,7 +309,9 @@ func TestMachineSelect(t *testing.T) {
 		{"amd64", "virt", "", "", 0, "-machine virt is an arm64 machine, but -arch amd64"},
 		{"riscv64", "", "", "", 0, "want amd64 or arm64"},
 		{"", "raspi3b", "", "", 0, "want q35 or pc (amd64) or virt (arm64)"},
-		{"", "virt,gic-version=4", "", "", 0, "gic-version=2 or gic-version=3"},
+		{"", "virt,gic-version=4", "", "", 0, "gic-version=2|3 and virtualization=on"},
+		{"", "virt,virtualization=on,gic-version=3", "arm64", "virt", 3, ""},
+		{"", "virt,virtualization=off", "", "", 0, "gic-version=2|3 and virtualization=on"},
 		{"", "q35,gic-version=3", "", "", 0, "only virt takes options"},
 	} {
 		var m Machine
@@ -320,7 +322,8 @@ func TestMachineSelect(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || m.Arch != c.wantArch || m.Machine != c.wantMach || m.GIC != c.wantGIC {
+		if err != nil || m.Arch != c.wantArch || m.Machine != c.wantMach || m.GIC != c.wantGIC ||
+			m.EL2 != strings.Contains(c.machine, "virtualization=on") {
 			t.Errorf("Select(%q, %q) = %+v, %v", c.arch, c.machine, m, err)
 		}
 	}
