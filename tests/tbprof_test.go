@@ -61,7 +61,7 @@ func TestGuestTBProf(t *testing.T) {
 		v, _ := strconv.ParseFloat(m[1], 64)
 		return v
 	}
-	if k := share("gmpos/kernel") + share("gmpos/kernel/arch/amd64"); k < 50 {
+	if k := share("gmpos/kernel") + share("gmpos/kernel/arch/"+testArch()); k < 50 {
 		t.Errorf("the kernel has %.1f%% of a getpid loop's instructions, want most of them", k)
 	}
 	if !strings.Contains(report, "gmpos/kernel.trapBKL") {
