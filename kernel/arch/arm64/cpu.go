@@ -54,6 +54,7 @@ type CPU struct {
 	inKernel  uintptr // nonzero while kernel Go code runs on this core
 	emergTop  uintptr // top of this core's overflow stack (vectors_arm64.s, kernel stack overflow)
 	faultSP   uintptr // the SP at a kernel stack overflow, for the report (trap)
+	faultX1   uintptr // and X1, which the move to the overflow stack needed as scratch
 	// Kernel stack to switch to on Enter (UseKernelStack).
 	nextStackLo, nextStackHi uintptr
 	kgs                      kernelG

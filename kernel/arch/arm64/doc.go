@@ -66,8 +66,12 @@
 //
 // # Not yet
 //
-// The other cores (PSCI CPU_ON on virt, the spin table on the Raspberry Pi) are not started:
-// Online is 1. The vDSO is x86-only so far (the program makes clock_gettime system calls).
+// The Raspberry Pi's spin table (its cores are started by PSCI CPU_ON on virt only); the vDSO's
+// clock functions (the program makes clock_gettime system calls); and what QEMU's TCG forgives
+// but real cores need: DSB/ISB after mapping a page the kernel touches at once, I-cache
+// maintenance for code the kernel writes, cache invalidation of the early tables. TPIDR_EL0 is
+// restored on every resume but not saved on entry: a program that writes it directly (musl's
+// __set_thread_area; Go does not) would lose the value.
 //
 // # Files
 //

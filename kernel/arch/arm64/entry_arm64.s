@@ -39,8 +39,10 @@ TEXT ·entry(SB),NOSPLIT|NOFRAME,$0
 
 fromEL3:
 	// SCR_EL3: RW (bit 10, EL2/EL1 are AArch64), NS (bit 0, non-secure), SMD (bit 7, no SMC
-	// from below: there is no secure monitor behind us). ARM ARM D17.2.117.
-	MOVD	$0x481, R1
+	// from below: there is no secure monitor behind us), bits 5:4 RES1. ARM ARM D17.2.117.
+	// Untested: QEMU's virt enters at EL1 or EL2, and so do the Raspberry Pi's firmware stubs;
+	// a core with EL2 entered at EL3 would need EL2 set up first (HCR_EL2.RW) — not done.
+	MOVD	$0x4b1, R1
 	MSR_SCR_EL3_X1
 	MOVD	$SCTLR_EL1_OFF, R1
 	MSR_SCTLR_EL1_X1

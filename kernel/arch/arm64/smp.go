@@ -55,8 +55,13 @@ func secondaryEntryAddr() uintptr
 // PrepareCPUs counts the boot core online.
 func PrepareCPUs() { online.Store(1) }
 
-// SetKernelPageTable records the page table secondary cores load.
-func SetKernelPageTable(root uintptr) { kernelRoot = uint64(root) }
+// SetKernelPageTable records the page table secondary cores load. They read it with the MMU
+// and caches off, so the line is cleaned to the point of coherency (DC CVAC, D7.5.9): a
+// write-back cache may still hold the new value.
+func SetKernelPageTable(root uintptr) {
+	kernelRoot = uint64(root)
+	cleanToPoC(uintptr(unsafe.Pointer(&kernelRoot)))
+}
 
 // StartCPUs asks the firmware to start every listed core but this one, each with its CPU index.
 // wait is not needed: CPU_ON returns once the request is accepted, and the kernel then waits for

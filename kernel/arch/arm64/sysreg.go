@@ -38,3 +38,4 @@ func ISAR1() uint64 { return readISAR1() }
 func PFR0() uint64  { return readPFR0() }
 
 func dsb()
+func cleanToPoC(va uintptr)

@@ -68,7 +68,7 @@ TEXT ·writeTTBRs(SB),NOSPLIT|NOFRAME,$0-8
 // TLBI VAAE1: one page, any ASID, this core (D8.13.5).
 TEXT ·tlbiVA(SB),NOSPLIT|NOFRAME,$0-8
 	MOVD	va+0(FP), R0
-	LSR	$12, R0
+	UBFX	$12, R0, $44, R0	// VA[55:12] → bits 43:0; bits 47:44 (FEAT_TTL's level hint) stay 0
 	DSB	$10		// DSB ISHST: the descriptor store comes first
 	TLBI	VAAE1, R0
 	DSB	$7
@@ -158,6 +158,9 @@ TEXT ·gicv3CPUInit(SB),NOSPLIT|NOFRAME,$0-0
 	ISB	$15
 	MOVD	$0xff, R0
 	MSR	R0, ICC_PMR_EL1
+	// ICC_CTLR_EL1 = 0: EOImode 0, so the EOIR write both drops the priority and deactivates
+	// (the reset value is UNKNOWN; with EOImode 1 every interrupt would fire once, §12.11.7).
+	MSR	ZR, ICC_CTLR_EL1
 	MOVD	$1, R0
 	MSR	R0, ICC_IGRPEN1_EL1
 	ISB	$15
@@ -196,4 +199,12 @@ TEXT ·smcCall(SB),NOSPLIT|NOFRAME,$0-40
 // DSB ISH: normal-memory stores before it are visible to other cores first (an IPI's payload).
 TEXT ·dsb(SB),NOSPLIT|NOFRAME,$0-0
 	DSB	$11
+	RET
+
+// func cleanToPoC(va uintptr)
+// DC CVAC: write the cache line holding va back to memory, for a reader with caches off.
+TEXT ·cleanToPoC(SB),NOSPLIT|NOFRAME,$0-8
+	MOVD	va+0(FP), R0
+	WORD	$0xd50b7a20	// DC CVAC, X0
+	DSB	$15
 	RET

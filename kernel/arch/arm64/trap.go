@@ -31,7 +31,7 @@ const frameSize = unsafe.Sizeof(Frame{})
 // it, so the stack the next trap from EL0 starts on is wherever resume leaves SP.
 func trap(f *Frame) *Frame {
 	if c := Current(); c.faultSP != 0 { // the entry moved to the overflow stack
-		f.SP, c.faultSP = uint64(c.faultSP), 0
+		f.SP, f.X[1], c.faultSP = uint64(c.faultSP), uint64(c.faultX1), 0
 	}
 	if f.Kind == kindIRQ && f.IntID&intidMask == intidTimer {
 		stopTimer()

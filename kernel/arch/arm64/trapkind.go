@@ -130,12 +130,8 @@ func (f *Frame) Fault() Fault {
 		return Fault{Kind: FaultFatal}
 	}
 	switch f.esrClass() {
-	case ecDAbortLower, ecDAbortSame:
-		// A cache-maintenance or translation-table access reports WnR=1 too (CM, bit 8);
-		// Linux counts it as a write as well.
-		return Fault{Kind: FaultPage, Addr: uintptr(f.FAR), Write: f.ESR&(1<<6) != 0}
-	case ecIAbortLower, ecIAbortSame:
-		return Fault{Kind: FaultPage, Addr: uintptr(f.FAR), Exec: true}
+	case ecDAbortLower, ecDAbortSame, ecIAbortLower, ecIAbortSame:
+		return f.abort()
 	case ecUnknown, ecIllegalExec, ecSysReg:
 		return Fault{Kind: FaultIllegal}
 	case ecPCAlign, ecSPAlign:
@@ -148,6 +144,31 @@ func (f *Frame) Fault() Fault {
 		return Fault{Kind: FaultFatal}
 	}
 	return Fault{Kind: FaultOther}
+}
+
+// Fault status codes of an abort, ISS bits 5:0 (D17.2.37, DFSC/IFSC): the level is in bits 1:0.
+const (
+	fscTranslation = 0b0001_00 // translation fault, levels 0-3
+	fscAccessFlag  = 0b0010_00 // access flag fault
+	fscPermission  = 0b0011_00 // permission fault
+	fscAlignment   = 0b10_0001 // alignment fault (an unaligned exclusive or atomic access)
+)
+
+// abort decodes an instruction or data abort. Only translation, access-flag and permission
+// faults are page faults, which the memory manager may resolve: anything else — an alignment
+// fault, an external abort, an address-size fault — on a mapped page would otherwise be retried
+// forever as a spurious fault.
+func (f *Frame) abort() Fault {
+	exec := f.esrClass() == ecIAbortLower || f.esrClass() == ecIAbortSame
+	switch fsc := f.ESR & 0x3f; {
+	case fsc&^3 == fscTranslation, fsc&^3 == fscAccessFlag, fsc&^3 == fscPermission:
+		// A cache-maintenance or translation-table access reports WnR=1 too (CM, bit 8);
+		// Linux counts it as a write as well.
+		return Fault{Kind: FaultPage, Addr: uintptr(f.FAR), Write: !exec && f.ESR&(1<<6) != 0, Exec: exec}
+	case fsc == fscAlignment:
+		return Fault{Kind: FaultAlign, Addr: uintptr(f.FAR)}
+	}
+	return Fault{Kind: FaultOther, Addr: uintptr(f.FAR)}
 }
 
 // ecNames names the exception classes a report may show.

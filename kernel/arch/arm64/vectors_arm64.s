@@ -86,6 +86,7 @@ koverflow:
 	// The kernel stack is exhausted (KSYNC): record the SP for the report, move to the overflow
 	// stack, and enter as any kernel fault; the report names the guard page (FAR_EL1).
 	MRS	TPIDR_EL1, R0
+	MOVD	R1, CPU_faultX1(R0)	// X1 is needed as scratch below: trap puts it back in the Frame
 	MOVD	RSP, R1
 	MOVD	R1, CPU_faultSP(R0)
 	MOVD	CPU_emergTop(R0), R1
@@ -169,9 +170,11 @@ saved:
 	MOVD	CPU_gicc(R4), R6
 	CBZ	R6, gicv3
 	MOVWU	0x0c(R6), R7
+	DMB	$9		// DMB ISHLD: an IPI's payload is read after its acknowledge (as Linux's GICv2)
 	B	acked
 gicv3:
 	MRS	ICC_IAR1_EL1, R7
+	DSB	$15		// the same for GICv3's system-register acknowledge (Linux gic_read_iar)
 acked:
 	MOVD	R7, Frame_IntID(RSP)
 call:
