@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"gmpos/drivers/pci"
+	"gmpos/kernel/board/internal/reccon"
 	"gmpos/kernel/mm"
 )
 
@@ -26,11 +27,11 @@ type Board struct {
 	ncpu    int
 	mpidr   [maxCores]uint64 // each core's MPIDR affinity (its /cpus reg); the boot core first
 	psci    PSCI
-	gic     gicInfo  // the interrupt controller (devicetree.go, gic_arm64.go)
-	rtc     uintptr  // the PL031's registers (clock.go), 0 if none
-	pcie    pcieInfo // the ECAM host bridge (pci.go)
-	con     console  // the PL011 and its channels (console.go)
-	ecam    pci.ECAM // the window PCIConfig mapped; PCIConfig hands out a pointer to it
+	gic     gicInfo        // the interrupt controller (devicetree.go, gic_arm64.go)
+	rtc     uintptr        // the PL031's registers (clock.go), 0 if none
+	pcie    pcieInfo       // the ECAM host bridge (pci.go)
+	con     reccon.Console // the PL011 and its channels (console.go)
+	ecam    pci.ECAM       // the window PCIConfig mapped; PCIConfig hands out a pointer to it
 }
 
 // Limits of what the board keeps from the device tree.

@@ -5,6 +5,7 @@
 package virt
 
 import (
+	"gmpos/kernel/board/internal/modcont"
 	"os"
 	"strings"
 	"testing"
@@ -77,7 +78,7 @@ func probe(t testing.TB, blob []byte, initrd []byte) (*Board, string) {
 		return nil, why
 	}
 	b := new(Board)
-	b.con.irq = -1
+	b.con.IRQ = -1
 	if why := b.readTree(&tr); why != "" {
 		return b, why
 	}
@@ -113,8 +114,8 @@ func TestQEMUTree(t *testing.T) {
 	if b.gic != (gicInfo{version: 2, dist: 0x0800_0000, distLen: 0x10000, cpu: 0x0801_0000, cpuLen: 0x10000}) {
 		t.Errorf("GIC %+v", b.gic)
 	}
-	if b.con.uart.Base != 0x0900_0000 || b.con.irq != 1 || b.ConsoleInputIRQ(1) != 1 || b.ConsoleInputIRQ(2) != 1 || b.ConsoleInputIRQ(3) != -1 {
-		t.Errorf("console at %#x, line %d", b.con.uart.Base, b.con.irq)
+	if b.con.UART.Base != 0x0900_0000 || b.con.IRQ != 1 || b.ConsoleInputIRQ(1) != 1 || b.ConsoleInputIRQ(2) != 1 || b.ConsoleInputIRQ(3) != -1 {
+		t.Errorf("console at %#x, line %d", b.con.UART.Base, b.con.IRQ)
 	}
 	if b.rtc != 0x0901_0000 {
 		t.Errorf("RTC at %#x", b.rtc)
@@ -152,7 +153,7 @@ func u64(v uint64) []byte { return fdttest.Cells(uint32(v>>32), uint32(v)) }
 func TestChosen(t *testing.T) {
 	blob := qemuDTB(t)
 	const start = 0x4800_0000
-	c := container(t, []byte("args"), []byte("cpio"))
+	c := modcont.Pack([]byte("args"), []byte("cpio"))
 	for _, cells := range []func(uint64) []byte{u64, func(v uint64) []byte { return fdttest.Cells(uint32(v)) }} {
 		tree := rebuild(t, blob, nil,
 			edit{"/chosen", "bootargs", []byte("klog=1 -- a%20b\x00")},
@@ -259,7 +260,7 @@ func TestReservations(t *testing.T) {
 		}
 	}
 	// Without a PL011 the console stays where EarlyInit put it; no RTC, no PCI.
-	if board.con.uart.Base != 0 || board.rtc != 0 || board.pcie.valid || board.Cores() != 0 || board.PSCIMethod() != PSCINone {
+	if board.con.UART.Base != 0 || board.rtc != 0 || board.pcie.valid || board.Cores() != 0 || board.PSCIMethod() != PSCINone {
 		t.Errorf("devices from nowhere: %+v", board)
 	}
 	if _, ok := board.PCIConfig(func(pa, size uintptr) bool { return true }); ok {
@@ -288,21 +289,6 @@ func TestReserve(t *testing.T) {
 	}
 }
 
-func TestMeasure(t *testing.T) {
-	// A reference of 62.5 MHz (QEMU's CNTFRQ) read by a fake that advances 10 ticks a read, and
-	// a counter at 3 GHz that advances with it.
-	var ref uint64
-	refRead := func() uint64 { ref += 10; return ref }
-	counter := func() uint64 { return ref * 48 } // 48 × 62.5 MHz
-	hz, ppm := measure(counter, refRead, 62_500_000, 625_000, 8, 1000)
-	if hz < 2_999_000_000 || hz > 3_001_000_000 || ppm > 1000 {
-		t.Errorf("measured %d Hz ± %d ppm", hz, ppm)
-	}
-	if hz, _ := measure(counter, refRead, 0, 100, 8, 1000); hz != 0 {
-		t.Error("a reference without a rate")
-	}
-}
-
 // probed is TestNoAllocation's board: a global, as the kernel's is.
 var probed Board
 
@@ -310,7 +296,7 @@ var probed Board
 // before the Go runtime exists).
 func TestNoAllocation(t *testing.T) {
 	const start = 0x4800_0000
-	c := container(t, []byte("args"), []byte("cpio"))
+	c := modcont.Pack([]byte("args"), []byte("cpio"))
 	tree := rebuild(t, qemuDTB(t), nil,
 		edit{"/chosen", "bootargs", []byte("klog=1\x00")},
 		edit{"/chosen", "linux,initrd-start", u64(start)},

@@ -1,201 +1,24 @@
-// The console: the kernel's three channels and the runner's two, as records on one PL011.
+// The console: the record console on virt's one PL011 (gmpos/kernel/board/internal/reccon).
 // SPDX-License-Identifier: BSD-3-Clause
 
 package virt
 
-import (
-	"sync/atomic"
+// virt has one UART, the PL011 the device tree names, and every console channel travels on it
+// as records; reccon.Console does the framing, the input demultiplexing and the write flag.
 
-	"gmpos/drivers/pl011"
-)
+const consoleControl = 3
 
-// virt has one UART where the PC has three (COM1-COM3), so every console channel travels on it
-// as records (drivers/pl011/record.go; docs/contract.md, "arm64"): [channel][length u16 LE]
-// [bytes], the channels those of the PC's ports — 1 stdout, 2 stderr, 3 control out of the
-// kernel; 1 stdin, 2 signals into it. Only the start marker, written first, is raw: whatever
-// the firmware printed before it is not framed, and the runner drops everything up to the
-// marker, then reads records.
-//
-// Output: a record must go out whole, or every record after it is misread; so writers take
-// the console's write flag for each ConsoleWrite. The kernel's writers hold the BKL already,
-// but the fault report writes without it, on any core, perhaps while another core is inside a
-// record — or on the same core, when the fault happened inside ConsoleWrite. It waits for the
-// flag at most writeWaitSpins tries and then writes regardless: a report that may break the
-// stream beats a report that never comes (a core that died holding the flag would otherwise
-// silence the machine). Input and output use different FIFOs of the UART, so the flag does not
-// cover input.
-//
-// Input: the runner's records arrive on the one receiver and interrupt on the PL011's one line,
-// which ConsoleInputIRQ returns for both channels. The board keeps no stdin of its own: a stdin
-// byte stays in the UART (and in QEMU's socket: back-pressure, as on the PC) until
-// ConsoleRead(1) takes it, so that when the kernel turns channel 1 off because its buffer is
-// full, and back on later, the byte still in the FIFO raises the interrupt again — a byte
-// buffered here would wait, with no interrupt to announce it. Signal bytes, a few and rare, may
-// be set aside in sig by a ConsoleRead(1) that meets them, so that stdin keeps flowing; a
-// ConsoleRead(2) that meets stdin payload stops. The receive interrupt is unmasked only while
-// an enabled reader can take the next byte (updateMask): otherwise a level-triggered line
-// whose FIFO nobody may read would interrupt forever.
-type console struct {
-	uart pl011.UART
-	irq  int // the PL011's SPI (the board's line), -1 if unknown
+// ConsoleWrite sends p on console channel ch (1 stdout, 2 stderr, 3 control) as records. Any
+// context.
+func (b *Board) ConsoleWrite(ch int, p []byte) { b.con.Write(ch, p) }
 
-	// Output. Atomic.
-	writing atomic.Uint32 // 1 while a ConsoleWrite sends records
+// ConsoleInputIRQ is the PL011's line for stdin (1) and signals (2); -1 otherwise or if the
+// tree gave no usable line.
+func (b *Board) ConsoleInputIRQ(ch int) int { return b.con.InputIRQ(ch) }
 
-	// Input. Protected by the BKL (interrupt and trap context).
-	demux    pl011.Demux
-	on       [3]bool // ConsoleInputEnable by channel (1, 2)
-	unmasked bool    // the UART's receive interrupts are on
-	sig      [sigRing]byte
-	sigHead  uint32 // counts from boot; the ring index is the count mod sigRing
-	sigTail  uint32
-	dropped  uint64 // payload bytes of a channel nobody reads (not 1 or 2)
-}
+// ConsoleInputEnable turns channel ch's input on or off. Interrupt or trap context.
+func (b *Board) ConsoleInputEnable(ch int, on bool) { b.con.InputEnable(ch, on) }
 
-const (
-	consoleStdout  = 1
-	consoleStderr  = 2
-	consoleControl = 3
-
-	sigRing = 16 // signal bytes set aside while reading stdin: more than a user can type
-
-	// writeWaitSpins bounds the fault report's wait for the write flag: much longer than a
-	// record of 64 KiB takes on QEMU (its PL011 does not pace bytes), short enough that a
-	// report stuck behind a dead writer still comes out within about a second.
-	writeWaitSpins = 1 << 24
-
-	// startMarker is written raw at entry: the runner drops everything up to and including it.
-	startMarker = "\x1b]gmpos-start\x07"
-)
-
-// ConsoleWrite sends p on console channel ch (1 stdout, 2 stderr, 3 control) as records. Bytes
-// pass unchanged. Any context.
-func (b *Board) ConsoleWrite(ch int, p []byte) {
-	if ch < consoleStdout || ch > consoleControl || len(p) == 0 {
-		return
-	}
-	owned := b.con.lockWrite()
-	b.con.uart.WriteRecord(byte(ch), p)
-	if owned {
-		b.con.writing.Store(0)
-	}
-}
-
-// consoleWriteString is ConsoleWrite for the board's own constant texts.
-func (b *Board) consoleWriteString(ch int, s string) {
-	owned := b.con.lockWrite()
-	b.con.uart.WriteRecordString(byte(ch), s)
-	if owned {
-		b.con.writing.Store(0)
-	}
-}
-
-// lockWrite takes the write flag, or gives up after writeWaitSpins tries (see console); true if
-// it took it (and must clear it).
-func (c *console) lockWrite() bool {
-	for i := 0; i < writeWaitSpins; i++ {
-		if c.writing.Load() == 0 && c.writing.CompareAndSwap(0, 1) {
-			return true
-		}
-	}
-	return false
-}
-
-// ConsoleInputIRQ is the interrupt line of channel ch's receiver: the PL011's, for stdin (1)
-// and signals (2) alike; -1 for other channels or if the tree gave no usable line.
-func (b *Board) ConsoleInputIRQ(ch int) int {
-	if ch != consoleStdout && ch != consoleStderr {
-		return -1
-	}
-	return b.con.irq
-}
-
-// ConsoleInputEnable turns channel ch's input on or off: off while the kernel has no room for
-// its bytes. The UART's interrupt follows (updateMask). Interrupt or trap context.
-func (b *Board) ConsoleInputEnable(ch int, on bool) {
-	if ch != consoleStdout && ch != consoleStderr {
-		return
-	}
-	b.con.on[ch] = on
-	b.con.updateMask()
-}
-
-// ConsoleRead takes one byte of channel ch's records; ok false if none can be had now: the
-// UART is empty, or the next byte is the other channel's and cannot be set aside (see
-// console). Header bytes are consumed on the way. Interrupt or trap context.
-func (b *Board) ConsoleRead(ch int) (c byte, ok bool) {
-	if ch != consoleStdout && ch != consoleStderr {
-		return 0, false
-	}
-	c, ok = b.con.read(byte(ch))
-	b.con.updateMask()
-	return c, ok
-}
-
-// receiver is the UART's receiving side as console input uses it: pl011.UART, or the tests'
-// fake. read and updateMask are generic over it, so that the tests can play the UART while the
-// kernel's instance calls the PL011 directly (no interface value, nothing escapes).
-type receiver interface {
-	Rx() (byte, bool)
-	RxInterrupt(on bool)
-}
-
-// read is ConsoleRead without the mask update.
-func (c *console) read(ch byte) (byte, bool) { return readFrom(c, c.uart, ch) }
-
-func readFrom[R receiver](c *console, r R, ch byte) (byte, bool) {
-	if ch == consoleStderr && c.sigTail != c.sigHead {
-		s := c.sig[c.sigHead%sigRing]
-		c.sigHead++
-		return s, true
-	}
-	for {
-		switch w := c.demux.Want(); {
-		case w == 0 || w == ch:
-		case w == consoleStderr && c.sigTail-c.sigHead < sigRing:
-		case w != consoleStdout && w != consoleStderr:
-		default:
-			return 0, false // the other channel's byte, which must stay in the UART
-		}
-		x, ok := r.Rx()
-		if !ok {
-			return 0, false
-		}
-		got, payload := c.demux.Feed(x)
-		switch {
-		case !payload:
-		case got == ch:
-			return x, true
-		case got == consoleStderr:
-			c.sig[c.sigTail%sigRing] = x
-			c.sigTail++
-		default:
-			c.dropped++
-		}
-	}
-}
-
-// updateMask unmasks the UART's receive interrupt exactly when an enabled reader can take the
-// next byte of the stream: a header byte (either reader), its own channel's payload, or a
-// signal byte that a stdin reader can set aside. It writes the mask register only when that
-// changes (every MMIO access traps to QEMU).
-func (c *console) updateMask() { updateMaskOn(c, c.uart) }
-
-func updateMaskOn[R receiver](c *console, r R) {
-	var want bool
-	switch w := c.demux.Want(); w {
-	case consoleStdout:
-		want = c.on[consoleStdout]
-	case consoleStderr:
-		want = c.on[consoleStderr] || c.on[consoleStdout] && c.sigTail-c.sigHead < sigRing
-	default: // a header, or a channel nobody reads (its bytes are dropped by any reader)
-		want = c.on[consoleStdout] || c.on[consoleStderr]
-	}
-	if want != c.unmasked {
-		c.unmasked = want
-		r.RxInterrupt(want)
-	}
-}
-
-// drain waits until the UART has sent every byte (Exit).
-func (c *console) drain() { c.uart.Drain() }
+// ConsoleRead takes one byte of channel ch's records; ok false if none can be had now.
+// Interrupt or trap context.
+func (b *Board) ConsoleRead(ch int) (c byte, ok bool) { return b.con.Read(ch) }

@@ -18,7 +18,7 @@ const (
 // nothing). false if a window cannot be mapped: the console would fault at the next write.
 // Boot.
 func (b *Board) MapDevices(mapDevice func(pa, size uintptr) bool) bool {
-	if b.con.uart.Base != 0 && !mapDevice(b.con.uart.Base, pl011Size) {
+	if b.con.UART.Base != 0 && !mapDevice(b.con.UART.Base, pl011Size) {
 		return false
 	}
 	if b.rtc != 0 && !mapDevice(b.rtc, pl031Size) {

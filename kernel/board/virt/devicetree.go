@@ -254,8 +254,8 @@ func (b *Board) readConsole(t *fdt.Tree, root, gic fdt.Node, ac, sc int) {
 	if !ok || size < 0x1000 || base == 0 || base >= earlyDeviceEnd {
 		return
 	}
-	b.con.uart = pl011.UART{Base: uintptr(base)}
-	b.con.irq = spi(t, root, gic, n)
+	b.con.UART = pl011.UART{Base: uintptr(base)}
+	b.con.IRQ = spi(t, root, gic, n)
 }
 
 // consoleNode returns the PL011 of stdout-path, or the first PL011 child of the root, or -1.

@@ -15,7 +15,7 @@ import "gmpos/kernel/arch/arm64"
 // the call (HLT) is an undefined instruction, and the kernel's fault path takes over; should it
 // return, the core waits for good. Never returns. Any context.
 func (b *Board) Exit(v uint8) {
-	b.con.drain()
+	b.con.Drain()
 	arm64.SemihostExit(int(v))
 	for {
 		arm64.Halt()

@@ -23,11 +23,10 @@ func (b *Board) EarlyInit() {
 			base = findConsole(&t)
 		}
 	}
-	b.con.uart.Base = base
-	b.con.irq = -1
-	b.con.uart.Init(0, 0) // QEMU's PL011 does not pace bytes: the divisors do not matter
-	b.con.uart.WriteString(startMarker)
-	b.consoleWriteString(consoleControl, "entry\n")
+	b.con.UART.Base = base
+	b.con.IRQ = -1
+	b.con.UART.Init(0, 0) // QEMU's PL011 does not pace bytes: the divisors do not matter
+	b.con.Start()
 }
 
 // Probe reads the device tree the loader passed in x0 (arm64.BootDTB) and the module

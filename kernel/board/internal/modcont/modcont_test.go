@@ -1,33 +1,14 @@
 // Tests of the module container decoder.
 // SPDX-License-Identifier: BSD-3-Clause
 
-package virt
+package modcont
 
 import (
 	"encoding/binary"
 	"testing"
 )
 
-// container packs modules as the runner does (qemu/runner/modules.go ModulesLayout): the
-// table, then each module at the next 4 KiB boundary.
-func container(t testing.TB, mods ...[]byte) []byte {
-	c := append([]byte(modMagic), make([]byte, 8)...)
-	binary.LittleEndian.PutUint32(c[8:], uint32(len(mods)))
-	off := uint64(modHeader + modEntry*len(mods))
-	var offs []uint64
-	for _, m := range mods {
-		off = (off + modAlign - 1) &^ (modAlign - 1)
-		offs = append(offs, off)
-		c = binary.LittleEndian.AppendUint64(c, off)
-		c = binary.LittleEndian.AppendUint64(c, uint64(len(m)))
-		off += uint64(len(m))
-	}
-	for i, m := range mods {
-		c = append(c, make([]byte, int(offs[i])-len(c))...)
-		c = append(c, m...)
-	}
-	return c
-}
+func container(t testing.TB, mods ...[]byte) []byte { return Pack(mods...) }
 
 // entry rewrites module i's table entry.
 func entry(c []byte, i int, off, size uint64) []byte {
@@ -37,17 +18,17 @@ func entry(c []byte, i int, off, size uint64) []byte {
 }
 
 func TestModules(t *testing.T) {
-	var out [maxModules]module
-	decode := func(c []byte) (int, string) { return decodeModules(c, uint64(len(c)), &out) }
+	var out [Max]Module
+	decode := func(c []byte) (int, string) { return Decode(c, uint64(len(c)), &out) }
 	n, why := decode(container(t, []byte("args"), make([]byte, 5000)))
-	if why != "" || n != 2 || out[0] != (module{4096, 4}) || out[1] != (module{8192, 5000}) {
+	if why != "" || n != 2 || out[0] != (Module{4096, 4}) || out[1] != (Module{8192, 5000}) {
 		t.Fatalf("%d modules %+v: %s", n, out, why)
 	}
 	if n, why := decode(container(t)); why != "" || n != 0 {
 		t.Errorf("empty container: %d, %s", n, why)
 	}
 	// An absent module (size 0) may sit anywhere.
-	if n, why := decode(entry(container(t, []byte("a"), []byte("b")), 0, 3, 0)); why != "" || n != 2 || out[0] != (module{}) {
+	if n, why := decode(entry(container(t, []byte("a"), []byte("b")), 0, 3, 0)); why != "" || n != 2 || out[0] != (Module{}) {
 		t.Errorf("absent module: %+v %s", out, why)
 	}
 	ok := func() []byte { return container(t, []byte("args"), []byte("root")) }
@@ -71,10 +52,10 @@ func TestModules(t *testing.T) {
 	}
 	// Only the table is read: a container passed as its table and its size decodes alike.
 	c := container(t, []byte("args"), []byte("root"))
-	if n, why := decodeModules(c[:modMaxTable], uint64(len(c)), &out); why != "" || n != 2 || out[1] != (module{8192, 4}) {
+	if n, why := Decode(c[:MaxTable], uint64(len(c)), &out); why != "" || n != 2 || out[1] != (Module{8192, 4}) {
 		t.Errorf("from the table: %d %+v %s", n, out, why)
 	}
-	if _, why := decodeModules(c[:modMaxTable], uint64(len(c)-1), &out); why == "" {
+	if _, why := Decode(c[:MaxTable], uint64(len(c)-1), &out); why == "" {
 		t.Error("a module past the container's size")
 	}
 }
@@ -88,22 +69,22 @@ func FuzzModules(f *testing.F) {
 	f.Add(container(f), uint64(16))
 	f.Add(entry(c[:48], 1, 4096, 1), uint64(8192))
 	f.Fuzz(func(t *testing.T, table []byte, size uint64) {
-		var out [maxModules]module
-		n, why := decodeModules(table, size, &out)
+		var out [Max]Module
+		n, why := Decode(table, size, &out)
 		if why != "" {
 			return
 		}
 		end := uint64(modHeader + modEntry*n)
 		for i := 0; i < n; i++ {
 			m := out[i]
-			if m.size == 0 {
+			if m.Size == 0 {
 				continue
 			}
-			if m.off%modAlign != 0 || m.off < end || m.off+m.size > size || m.off+m.size < m.off {
+			if m.Off%modAlign != 0 || m.Off < end || m.Off+m.Size > size || m.Off+m.Size < m.Off {
 				t.Fatalf("module %d %+v in %d bytes", i, m, size)
 			}
 			for j := 0; j < i; j++ {
-				if o := out[j]; o.size != 0 && m.off < o.off+o.size && o.off < m.off+m.size {
+				if o := out[j]; o.Size != 0 && m.Off < o.Off+o.Size && o.Off < m.Off+m.Size {
 					t.Fatalf("modules %d and %d overlap", j, i)
 				}
 			}

@@ -2,7 +2,7 @@
 // and the receive interrupt's mask.
 // SPDX-License-Identifier: BSD-3-Clause
 
-package virt
+package reccon
 
 import (
 	"bytes"
@@ -36,7 +36,7 @@ func rec(ch byte, p string) []byte {
 }
 
 // drainAll reads channel ch until nothing comes, as the kernel's handlers do.
-func drainAll(c *console, u *fakeUART, ch byte) string {
+func drainAll(c *Console, u *fakeUART, ch byte) string {
 	var out []byte
 	for {
 		x, ok := readFrom(c, u, ch)
@@ -50,7 +50,7 @@ func drainAll(c *console, u *fakeUART, ch byte) string {
 }
 
 func TestConsoleInput(t *testing.T) {
-	var c console
+	var c Console
 	u := &fakeUART{}
 	updateMaskOn(&c, u)
 	if u.unmasked || u.writes != 0 {
@@ -157,7 +157,7 @@ func FuzzConsoleInput(f *testing.F) {
 				j++
 			}
 		}
-		var c console
+		var c Console
 		u := &fakeUART{fifo: stream}
 		c.on[1], c.on[2] = true, true
 		updateMaskOn(&c, u)
