@@ -40,17 +40,19 @@ const (
 	// CNTKCTL_EL1.EL0VCTEN (D17.2.20): EL0 may read CNTVCT_EL0, the counter the vDSO reads.
 	cntkctlValue = 1 << 1
 
-	// The early identity map's 1 GiB block descriptors (D8.3.1): valid block (0b01), AttrIndx,
-	// AF (bit 10); Normal memory inner shareable (SH = 0b11), Device memory never executable
-	// (PXN bit 53, UXN bit 54). On QEMU virt, 0-1 GiB holds the devices and RAM starts at 1 GiB.
+	// The early identity map's block descriptors (D8.3.1), 1 GiB at L1 and 2 MiB at L2, without
+	// their address: valid block (0b01), AttrIndx, AF (bit 10); Normal memory inner shareable
+	// (SH = 0b11), Device memory never executable (PXN bit 53, UXN bit 54). Which GiB is which
+	// is the board's (early_virt.go, early_rpi.go: earlyGiB0-3, earlySplit).
 	earlyNormal = 1 | 0<<2 | 3<<8 | 1<<10
 	earlyDevice = 1 | 1<<2 | 1<<10 | 1<<53 | 1<<54
 
 	bootStackSize = 65536
 )
 
-// earlyPT holds the early L0 and L1 tables (4 KiB-aligned inside it by entry_arm64.s).
-var earlyPT [3 * 512]uint64
+// earlyPT holds the early L0, L1 and L2 tables (4 KiB-aligned inside it by entry_arm64.s: three
+// tables and the slack to align them).
+var earlyPT [4 * 512]uint64
 
 // bootStack is the boot core's kernel stack until the kernel maps guarded stacks (kernel/mm).
 var bootStack [bootStackSize]byte

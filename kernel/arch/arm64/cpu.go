@@ -48,6 +48,7 @@ type CPU struct {
 	fpArea    uintptr // FP save area of the thread about to be resumed (and saved on entry)
 	userTLS   uintptr // TPIDR_EL0 of the thread about to be resumed
 	gicc      uintptr // GICv2 CPU interface base (0: GICv3, system registers)
+	irqSrc    uintptr // BCM2836 ARM-local: this core's IRQ source register (0: a GIC; bcmlocal.go)
 	id        uintptr // index into cpus
 	mpidr     uintptr // MPIDR_EL1 affinity of this core
 	gicMask   uintptr // GICv2: this core's CPU-interface bit (GICD_ITARGETSR)

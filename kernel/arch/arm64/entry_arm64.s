@@ -83,22 +83,51 @@ nogic3:
 
 // el1 continues at EL1 with the MMU off.
 TEXT ·el1(SB),NOSPLIT|NOFRAME,$0
-	// The early identity map (boot.go, earlyMap): an L0 table with one entry, pointing at an L1
-	// table of 1 GiB blocks. Both are carved out of earlyPT at the first 4 KiB boundary.
+	// The early identity map (boot.go; the board's layout in early_<board>.go): an L0 table
+	// with one entry, pointing at an L1 table of four 1 GiB blocks — or, where a board's first
+	// GiB mixes RAM and devices (earlySplit != 0), an L2 table of 2 MiB blocks for it, Normal
+	// below earlySplit and Device from there. The tables are carved out of earlyPT at its first
+	// 4 KiB boundary.
 	MOVD	$·earlyPT(SB), R1
 	ADD	$4095, R1
 	AND	$~4095, R1		// L0
 	ADD	$4096, R1, R2		// L1
 	ORR	$3, R2, R3		// table descriptor
 	MOVD	R3, (R1)
-	MOVD	$const_earlyDevice, R3
-	MOVD	R3, (R2)		// 0-1 GiB: devices
+	MOVD	$const_earlySplit, R5
+	CBZ	R5, gib0block
+	ADD	$8192, R1, R6		// L2
+	ORR	$3, R6, R3
+	MOVD	R3, (R2)		// 0-1 GiB: through L2
+	MOVD	ZR, R7			// the block's address
+	MOVD	$512, R9
+l2loop:
 	MOVD	$const_earlyNormal, R3
+	CMP	R5, R7
+	BLO	l2put
+	MOVD	$const_earlyDevice, R3
+l2put:
+	ORR	R7, R3
+	MOVD.P	R3, 8(R6)
+	ADD	$(1<<21), R7
+	SUB	$1, R9
+	CBNZ	R9, l2loop
+	B	gib1
+gib0block:
+	MOVD	$const_earlyGiB0, R3
+	MOVD	R3, (R2)		// 0-1 GiB
+gib1:
 	MOVD	$(1<<30), R4
+	MOVD	$const_earlyGiB1, R3
 	ADD	R4, R3
 	MOVD	R3, 8(R2)		// 1-2 GiB
+	MOVD	$const_earlyGiB2, R3
+	ADD	R4, R3
 	ADD	R4, R3
 	MOVD	R3, 16(R2)		// 2-3 GiB
+	MOVD	$const_earlyGiB3, R3
+	ADD	R4, R3
+	ADD	R4, R3
 	ADD	R4, R3
 	MOVD	R3, 24(R2)		// 3-4 GiB
 	DSB	$15
@@ -145,6 +174,19 @@ TEXT ·secondaryEntryAddr(SB),NOSPLIT|NOFRAME,$0-8
 	MOVD	$·secondaryEntry(SB), R0
 	MOVD	R0, ret+0(FP)
 	RET
+
+// func spinEntryAddr() uintptr
+TEXT ·spinEntryAddr(SB),NOSPLIT|NOFRAME,$0-8
+	MOVD	$·spinEntry(SB), R0
+	MOVD	R0, ret+0(FP)
+	RET
+
+// spinEntry is where the spin table sends the other cores (smp.go, startSpinning): MMU off, EL2,
+// x0 = 0. The CPU index is the core's MPIDR Aff0, as UseSpinTable numbered them.
+TEXT ·spinEntry(SB),NOSPLIT|NOFRAME,$0
+	MRS	MPIDR_EL1, R0
+	AND	$0xff, R0
+	B	·secondaryEntry(SB)
 
 // secondaryEntry is where PSCI CPU_ON starts the other cores (smp.go): MMU off, EL2 or EL1,
 // x0 = the core's CPU index.

@@ -70,10 +70,13 @@ func UseGICv3(dist, redist uintptr) { gic.v3, gic.dist, gic.redist = true, dist,
 // and the timer. mapDevice identity-maps device registers (first call only: later cores find them
 // mapped).
 func InitInterrupts(mapDevice func(pa, size uintptr) bool) bool {
+	c := Current()
+	if local.base != 0 {
+		return initLocal(c, mapDevice)
+	}
 	if gic.dist == 0 {
 		return false
 	}
-	c := Current()
 	if c.id == 0 {
 		if !mapDevice(gic.dist, 0x10000) {
 			return false
@@ -199,7 +202,7 @@ func GICEnableSPI(n int, on bool) {
 // EOI ends the interrupt f acknowledged: its whole acknowledge value back to GICC_EOIR (v2), or
 // to ICC_EOIR1_EL1 (v3). Priority drop and deactivation happen together (EOImode 0).
 func EOI(f *Frame) {
-	if f.Kind != kindIRQ {
+	if f.Kind != kindIRQ || local.base != 0 { // the BCM2836's sources are cleared at the source
 		return
 	}
 	if c := Current(); c.gicc != 0 {
@@ -214,6 +217,10 @@ func SendIPI(cpu int, k IPI) {
 	id := uint64(sgiWake)
 	if k == IPIFlush {
 		id = sgiFlush
+	}
+	if local.base != 0 {
+		localSendIPI(cpu, id)
+		return
 	}
 	t := &cpus[cpu]
 	if !gic.v3 {
@@ -232,6 +239,15 @@ func SendIPIOthers(k IPI) {
 	id := uint64(sgiWake)
 	if k == IPIFlush {
 		id = sgiFlush
+	}
+	if local.base != 0 { // no broadcast: one mailbox write per core
+		self := Current().id
+		for i := range apNext {
+			if uintptr(i) != self {
+				localSendIPI(i, id)
+			}
+		}
+		return
 	}
 	if !gic.v3 {
 		dsb()

@@ -8,6 +8,8 @@ package arm64
 import (
 	"sync/atomic"
 	"unsafe"
+
+	"gmpos/kernel/mm"
 )
 
 // Secondary cores. On QEMU virt (and any machine with firmware implementing the Arm Power State
@@ -16,7 +18,7 @@ import (
 // boot core did — MMU off, at EL1 or EL2 — with x0 = the context ID, which is its CPU index here.
 // secondaryEntry (entry_arm64.s) drops to EL1, loads the kernel's page table (the image is mapped
 // at its physical address, so turning the MMU on changes nothing for the code running), and calls
-// apMain on the core's boot stack. The Raspberry Pi's spin table will start cores the same way.
+// apMain on the core's boot stack. The Raspberry Pi's spin table starts cores the same way (UseSpinTable).
 const (
 	psciCPUOn64    = 0xc400_0003 // CPU_ON, SMC64 calling convention (DEN0022 §5.1.4)
 	apBootStackLen = 16 << 10
@@ -28,6 +30,9 @@ var (
 	// cpuMPIDR lists the cores' MPIDR affinities as the board found them; ncpuDT how many.
 	cpuMPIDR [MaxCPU]uint64
 	ncpuDT   int
+	// spinTable is the physical address of the spin table (0: start cores with PSCI): core n
+	// waits at spinTable + 8n for an entry address (UseSpinTable).
+	spinTable uintptr
 	// kernelRoot is the page table secondary cores turn their MMU on with.
 	kernelRoot uint64
 	// apNext is the next CPU index to hand out (the boot core is 0).
@@ -45,12 +50,26 @@ func UsePSCI(smc bool, mpidrs []uint64) {
 	ncpuDT = copy(cpuMPIDR[:], mpidrs)
 }
 
+// UseSpinTable records the spin table the firmware's cores wait on and how many cores there
+// are: the Raspberry Pi's way to start them (the firmware's armstub8, and QEMU's raspi boot
+// stub, hw/arm/raspi.c: core n loops on WFE until the 64-bit word at table + 8n is not zero,
+// then branches there with the MMU off, at EL2; Linux Documentation/arch/arm64/booting.rst
+// §5, "spin-table"). Core n is the one whose MPIDR Aff0 is n; the boot core is 0.
+func UseSpinTable(table uintptr, n int) {
+	spinTable = table
+	ncpuDT = min(n, MaxCPU)
+	for i := range ncpuDT {
+		cpuMPIDR[i] = uint64(i)
+	}
+}
+
 //go:linkname kernelAPMain gmpos/kernel.apMain
 func kernelAPMain(cpu int)
 
 // Defined in entry_arm64.s.
 func secondaryEntry()
 func secondaryEntryAddr() uintptr
+func spinEntryAddr() uintptr
 
 // PrepareCPUs counts the boot core online.
 func PrepareCPUs() { online.Store(1) }
@@ -67,6 +86,10 @@ func SetKernelPageTable(root uintptr) {
 // wait is not needed: CPU_ON returns once the request is accepted, and the kernel then waits for
 // the cores to check in (Online).
 func StartCPUs(wait func(ns int64)) {
+	if spinTable != 0 {
+		startSpinning()
+		return
+	}
 	self := uint64(cpus[0].mpidr)
 	entry := uint64(secondaryEntryAddr())
 	for i := 0; i < ncpuDT && apNext < MaxCPU; i++ {
@@ -86,6 +109,23 @@ func StartCPUs(wait func(ns int64)) {
 			apNext--
 		}
 	}
+}
+
+// startSpinning releases cores 1..ncpuDT-1 from the spin table: each entry gets spinEntry's
+// physical address, which derives the CPU index from MPIDR (the firmware passes x0 = 0). The
+// waiting cores read the table with their caches off, so each entry is cleaned to the point of
+// coherency before SEV wakes them (booting.rst §5). The table lies in RAM the kernel's direct
+// map covers (the board keeps it out of the allocator, not out of the map).
+func startSpinning() {
+	entry := uint64(spinEntryAddr())
+	for i := 1; i < ncpuDT; i++ {
+		cpus[i].mpidr = uintptr(cpuMPIDR[i])
+		va := mm.PhysToVirt(spinTable + 8*uintptr(i))
+		*(*uint64)(ptr(va)) = entry
+		cleanToPoC(va)
+	}
+	apNext = ncpuDT
+	sev()
 }
 
 // Online is the number of cores that have started, the boot core included.

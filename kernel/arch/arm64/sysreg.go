@@ -39,3 +39,5 @@ func PFR0() uint64  { return readPFR0() }
 
 func dsb()
 func cleanToPoC(va uintptr)
+func dmbLoad()
+func sev()

@@ -208,3 +208,17 @@ TEXT ·cleanToPoC(SB),NOSPLIT|NOFRAME,$0-8
 	WORD	$0xd50b7a20	// DC CVAC, X0
 	DSB	$15
 	RET
+
+// func dmbLoad()
+// DMB ISHLD: loads after it see what other cores stored before their IPI (an acknowledge that
+// is itself a load, as the BCM2836 mailbox's).
+TEXT ·dmbLoad(SB),NOSPLIT|NOFRAME,$0-0
+	DMB	$9
+	RET
+
+// func sev()
+// SEV: wake the cores waiting in WFE (the spin table's, smp.go).
+TEXT ·sev(SB),NOSPLIT|NOFRAME,$0-0
+	DSB	$15
+	SEV
+	RET

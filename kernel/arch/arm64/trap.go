@@ -33,6 +33,9 @@ func trap(f *Frame) *Frame {
 	if c := Current(); c.faultSP != 0 { // the entry moved to the overflow stack
 		f.SP, f.X[1], c.faultSP = uint64(c.faultSP), uint64(c.faultX1), 0
 	}
+	if f.Kind == kindIRQ && f.IntID == intidLocal { // the BCM2836's: named here, not in the entry
+		f.IntID = localAcknowledge(Current())
+	}
 	if f.Kind == kindIRQ && f.IntID&intidMask == intidTimer {
 		stopTimer()
 	}

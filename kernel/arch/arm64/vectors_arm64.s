@@ -167,6 +167,10 @@ saved:
 	BNE	call
 	// Acknowledge the interrupt: GICv2's GICC_IAR (offset 0x0C) or GICv3's ICC_IAR1_EL1. The
 	// value is kept whole: GICv2 wants it back in GICC_EOIR, SGI source CPU included (EOI).
+	// Without a GIC (the Raspberry Pi 3's BCM2836 ARM-local controller) trap names the source
+	// in Go (bcmlocal.go).
+	MOVD	CPU_irqSrc(R4), R6
+	CBNZ	R6, bcmlocal
 	MOVD	CPU_gicc(R4), R6
 	CBZ	R6, gicv3
 	MOVWU	0x0c(R6), R7
@@ -175,6 +179,9 @@ saved:
 gicv3:
 	MRS	ICC_IAR1_EL1, R7
 	DSB	$15		// the same for GICv3's system-register acknowledge (Linux gic_read_iar)
+	B	acked
+bcmlocal:
+	MOVD	$const_intidLocal, R7
 acked:
 	MOVD	R7, Frame_IntID(RSP)
 call:
