@@ -53,13 +53,44 @@ const (
 	arm64PageSize = 0x1000
 )
 
-// arm64Target is the Image's flat layout: the link base exactly Arm64LinkBase, since the loader
-// puts the file's byte 0 (the header) at Arm64LoadAddr whatever the ELF says.
-var arm64Target = target{
-	goarch: "arm64", machine: elf.EM_AARCH64, link: Arm64LinkFlags,
-	minBase: Arm64LinkBase, exact: true,
-	baseWhy:  fmt.Sprintf("is not %#x, the header page's end: the loader puts the image at %#x", Arm64LinkBase, Arm64LoadAddr),
-	paddrWhy: "the Image is loaded and entered at physical addresses (MMU off), so they must be equal",
+// Arm64Platform is an arm64 machine as the Image sees it: where its RAM starts, which fixes
+// where the loader puts the Image (RAMBase + Arm64TextOffset) and so the address the kernel is
+// linked at. Each platform's kernel is its own build (the Pi's with -tags rpi).
+type Arm64Platform struct {
+	Name    string
+	RAMBase uint64
+}
+
+var (
+	// Arm64Virt is QEMU's virt machine: RAM from 1 GiB (hw/arm/virt.c, VIRT_MEM).
+	Arm64Virt = Arm64Platform{Name: "virt", RAMBase: Arm64RAMBase}
+	// Arm64RPi is the Raspberry Pi 3 and 4: RAM from 0; the firmware loads kernel8.img at
+	// kernel_address (config.txt; 0x20_0000 is its arm64 default), QEMU's raspi machines
+	// at text_offset (hw/arm/boot.c, load_aarch64_image).
+	Arm64RPi = Arm64Platform{Name: "rpi", RAMBase: 0}
+)
+
+// LoadAddr is the Image's first byte (the header) in the guest's physical memory.
+func (p Arm64Platform) LoadAddr() uint64 { return p.RAMBase + Arm64TextOffset }
+
+// LinkBase is the first PT_LOAD's address, behind the header page.
+func (p Arm64Platform) LinkBase() uint64 { return p.LoadAddr() + Arm64HeaderPage }
+
+// LinkFlags are the platform's -ldflags (the runner adds -E): .text one page above LinkBase,
+// as on amd64. Arm64Virt's are Arm64LinkFlags.
+func (p Arm64Platform) LinkFlags() string {
+	return fmt.Sprintf("-T %#x -R 0x1000", p.LinkBase()+Arm64HeaderPage)
+}
+
+// target is the Image's flat layout: the link base exactly LinkBase, since the loader puts the
+// file's byte 0 (the header) at LoadAddr whatever the ELF says.
+func (p Arm64Platform) target() *target {
+	return &target{
+		goarch: "arm64", machine: elf.EM_AARCH64, link: p.LinkFlags(),
+		minBase: p.LinkBase(), exact: true,
+		baseWhy:  fmt.Sprintf("is not %#x, the header page's end: the loader puts the image at %#x", p.LinkBase(), p.LoadAddr()),
+		paddrWhy: "the Image is loaded and entered at physical addresses (MMU off), so they must be equal",
+	}
 }
 
 // Arm64Header is the Linux arm64 Image header (booting.rst §4), all fields little-endian.
@@ -132,9 +163,16 @@ func Arm64BranchTarget(pc uint64, insn uint32) (target uint64, ok bool) {
 }
 
 // Entry returns the address h's first instruction branches to, the Image being at
-// Arm64RAMBase + h.TextOffset.
+// Arm64RAMBase + h.TextOffset (virt; EntryOffset is the platform-free form).
 func (h Arm64Header) Entry() (uint64, bool) {
 	return Arm64BranchTarget(Arm64RAMBase+h.TextOffset, h.Code0)
+}
+
+// EntryOffset returns how far into the Image h's first instruction branches: the same on every
+// platform, the branch being relative.
+func (h Arm64Header) EntryOffset() (uint64, bool) {
+	t, ok := Arm64BranchTarget(Arm64RAMBase, h.Code0)
+	return t - Arm64RAMBase, ok
 }
 
 // Validate checks h as this package writes it, for an Image file of fileSize bytes: the
@@ -156,13 +194,13 @@ func (h Arm64Header) Validate(fileSize int64) error {
 	case h.Code1 != 0 || h.Res2 != 0 || h.Res3 != 0 || h.Res4 != 0 || h.Res5 != 0:
 		return fmt.Errorf("arm64 header: code1 or a reserved field is not 0")
 	}
-	entry, ok := h.Entry()
+	off, ok := h.EntryOffset()
 	if !ok {
 		return fmt.Errorf("arm64 header: code0 %#08x is not a B instruction", h.Code0)
 	}
-	lo := Arm64RAMBase + h.TextOffset
-	if entry < lo+Arm64HeaderPage || entry >= lo+h.ImageSize {
-		return fmt.Errorf("arm64 header: code0 branches to %#x, outside the program [%#x, %#x)", entry, lo+Arm64HeaderPage, lo+h.ImageSize)
+	if off < Arm64HeaderPage || off >= h.ImageSize {
+		lo := Arm64RAMBase + h.TextOffset // virt's addresses, for the message
+		return fmt.Errorf("arm64 header: code0 branches to %#x, outside the program [%#x, %#x)", lo+off, lo+Arm64HeaderPage, lo+h.ImageSize)
 	}
 	return nil
 }
@@ -174,20 +212,23 @@ type Arm64Image struct {
 	Layout *Layout     // the analysed ELF layout
 }
 
-// MakeArm64 validates elfFile — a GOARCH=arm64 executable linked with Arm64LinkFlags, checked
-// as Analyze checks an amd64 one, plus the link base and the entry's reach — and returns the
-// Image: a 4 KiB page holding the header at Arm64LoadAddr, then the PT_LOADs at their link
-// addresses (the file's bytes 0.. land at Arm64LinkBase), then zeros through the end of the
+// MakeArm64 is Arm64Virt.Make.
+func MakeArm64(elfFile []byte) (*Arm64Image, error) { return Arm64Virt.Make(elfFile) }
+
+// Make validates elfFile — a GOARCH=arm64 executable linked with p.LinkFlags, checked as
+// Analyze checks an amd64 one, plus the link base and the entry's reach — and returns the
+// Image: a 4 KiB page holding the header at p.LoadAddr, then the PT_LOADs at their link
+// addresses (the file's bytes 0.. land at p.LinkBase), then zeros through the end of the
 // last segment's .bss, so that a loader that copies the file and no more (QEMU, the Pi
 // firmware) leaves .bss zero without the kernel clearing it.
-func MakeArm64(elfFile []byte) (*Arm64Image, error) {
-	l, err := analyze(elfFile, &arm64Target)
+func (p Arm64Platform) Make(elfFile []byte) (*Arm64Image, error) {
+	l, err := analyze(elfFile, p.target())
 	if err != nil {
 		return nil, err
 	}
-	code0, ok := Arm64Branch(Arm64LoadAddr, l.Entry)
+	code0, ok := Arm64Branch(p.LoadAddr(), l.Entry)
 	if !ok {
-		return nil, fmt.Errorf("entry point %#x is not reachable by a B instruction at %#x (4-byte aligned, within 128 MiB)", l.Entry, Arm64LoadAddr)
+		return nil, fmt.Errorf("entry point %#x is not reachable by a B instruction at %#x (4-byte aligned, within 128 MiB)", l.Entry, p.LoadAddr())
 	}
 	size := (Arm64HeaderPage + (l.BSSEnd - l.Base) + arm64PageSize - 1) &^ (arm64PageSize - 1)
 	if size >= arm64BRange {
@@ -209,13 +250,16 @@ func MakeArm64(elfFile []byte) (*Arm64Image, error) {
 	return &Arm64Image{Data: out, Header: h, Layout: l}, nil
 }
 
-// MakeArm64File reads the ELF at in and writes its Image to out (mode 0755).
-func MakeArm64File(in, out string) error {
+// MakeArm64File reads the ELF at in and writes its virt Image to out (mode 0755).
+func MakeArm64File(in, out string) error { return Arm64Virt.MakeFile(in, out) }
+
+// MakeFile reads the ELF at in and writes its Image for p to out (mode 0755).
+func (p Arm64Platform) MakeFile(in, out string) error {
 	data, err := os.ReadFile(in)
 	if err != nil {
 		return err
 	}
-	img, err := MakeArm64(data)
+	img, err := p.Make(data)
 	if err != nil {
 		return fmt.Errorf("%s: %v", in, err)
 	}
