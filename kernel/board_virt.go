@@ -1,7 +1,7 @@
 // The board this kernel runs on: QEMU's arm64 virt machine.
 // SPDX-License-Identifier: BSD-3-Clause
 
-//go:build arm64
+//go:build arm64 && !rpi
 
 package kernel
 

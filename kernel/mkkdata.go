@@ -32,6 +32,7 @@ var packages = []struct{ dir, fn, goarch string }{
 	{"board/pc", "KernelData", "amd64"},
 	{"arch/arm64", "KernelData", "arm64"},
 	{"board/virt", "KernelData", "arm64"},
+	{"board/rpi", "KernelData", "arm64"},
 	{"../sched", "KernelData", ""},
 }
 

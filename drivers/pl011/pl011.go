@@ -151,3 +151,14 @@ func (u UART) Drain() bool {
 	}
 	return false
 }
+
+// Enabled reports whether the UART is switched on (UARTCR.UARTEN and TXE): on a board whose
+// firmware set the UART up (a Raspberry Pi's, enable_uart=1), whether it may be written without
+// programming it first.
+func (u UART) Enabled() bool {
+	if u.Base == 0 {
+		return false
+	}
+	cr := mmio.Read32(u.Base + regCR)
+	return cr&crUARTEN != 0 && cr&crTXE != 0
+}

@@ -41,3 +41,7 @@ func dsb()
 func cleanToPoC(va uintptr)
 func dmbLoad()
 func sev()
+
+// CleanInvalidate writes back and invalidates the data cache over [va, va+n): for memory another
+// bus master reads or writes (sysreg_arm64.s).
+func CleanInvalidate(va, n uintptr)

@@ -222,3 +222,22 @@ TEXT ·sev(SB),NOSPLIT|NOFRAME,$0-0
 	DSB	$15
 	SEV
 	RET
+
+// func CleanInvalidate(va, n uintptr)
+// DC CIVAC over [va, va+n) in 64-byte lines (the Cortex-A53's and A72's line size; CTR_EL0
+// DminLine would say), then DSB: memory another bus master reads or writes — the VideoCore's
+// mailbox buffer — is in RAM, not in this core's cache, before and after it does.
+TEXT ·CleanInvalidate(SB),NOSPLIT|NOFRAME,$0-16
+	MOVD	va+0(FP), R0
+	MOVD	n+8(FP), R1
+	ADD	R0, R1
+	AND	$~63, R0
+civac:
+	CMP	R1, R0
+	BHS	civacdone
+	WORD	$0xd50b7e20	// DC CIVAC, X0
+	ADD	$64, R0
+	B	civac
+civacdone:
+	DSB	$15
+	RET

@@ -17,11 +17,13 @@ func KernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&ecNames)), unsafe.Sizeof(ecNames))
 	add(uintptr(unsafe.Pointer(&gic)), unsafe.Sizeof(gic))
 	add(uintptr(unsafe.Pointer(&kernelRoot)), unsafe.Sizeof(kernelRoot))
+	add(uintptr(unsafe.Pointer(&local)), unsafe.Sizeof(local))
 	add(uintptr(unsafe.Pointer(&ncpuDT)), unsafe.Sizeof(ncpuDT))
 	add(uintptr(unsafe.Pointer(&online)), unsafe.Sizeof(online))
 	add(uintptr(unsafe.Pointer(&overflowStacks)), unsafe.Sizeof(overflowStacks))
 	add(uintptr(unsafe.Pointer(&psciSMC)), unsafe.Sizeof(psciSMC))
 	add(uintptr(unsafe.Pointer(&regNames)), unsafe.Sizeof(regNames))
 	add(uintptr(unsafe.Pointer(&shExitBlock)), unsafe.Sizeof(shExitBlock))
+	add(uintptr(unsafe.Pointer(&spinTable)), unsafe.Sizeof(spinTable))
 	add(uintptr(unsafe.Pointer(&timerHz)), unsafe.Sizeof(timerHz))
 }
