@@ -173,6 +173,9 @@ func runGuest(argv []string, test bool) int {
 		fmt.Fprintf(os.Stderr, "gmpos: %v\n", err)
 		return runner.ExitRunnerError
 	}
+	if cfg.Machine.IsRPi() && !set["smp"] {
+		cfg.SMP = 4 // the SoC's cores: QEMU's raspi machines have no other count
+	}
 	if cfg.Machine.IsArm64() && !set["firmware"] {
 		cfg.Machine.Firmware = "" // -firmware's default is amd64's; arm64 has none (an explicit one is refused)
 	}

@@ -30,6 +30,11 @@ const (
 	// CPUArm64 is the vCPU model: a Cortex-A72 (ARMv8.0-A, the Raspberry Pi 4's core), so that
 	// what runs on `virt` runs on the boards; QEMU's `max` would offer features they lack.
 	CPUArm64 = "cortex-a72"
+	// BoardRPi is BuildSpec.Board for the Raspberry Pi machines: the kernel built with
+	// -tags rpi (gmpos/kernel/board/rpi), linked for RAM at 0 (boot.Arm64RPi).
+	BoardRPi = "rpi"
+	// raspiCPUs: QEMU's raspi3b and raspi4b have exactly the SoC's four cores.
+	raspiCPUs = 4
 	// virtGICv2MaxCPUs: GICv2 addresses at most 8 cores (its GICD_ITARGETSR has 8 bits a
 	// line); QEMU's virt refuses more without gic-version=3.
 	virtGICv2MaxCPUs = 8
@@ -45,6 +50,17 @@ func (m Machine) arch() string {
 
 // IsArm64 reports whether m is an arm64 machine.
 func (m Machine) IsArm64() bool { return m.arch() == ArchARM64 }
+
+// IsRPi reports whether m is one of QEMU's Raspberry Pi machines (raspi3b, raspi4b).
+func (m Machine) IsRPi() bool { return m.Machine == "raspi3b" || m.Machine == "raspi4b" }
+
+// Board is the kernel build m needs (BuildSpec.Board): BoardRPi for the Pis, "" otherwise.
+func (m Machine) Board() string {
+	if m.IsRPi() {
+		return BoardRPi
+	}
+	return ""
+}
 
 // Select sets m.Arch, m.Machine and m.GIC from the -arch and -machine flags, either of which may
 // be empty: a machine implies its architecture (virt: arm64; q35, pc: amd64), an architecture
@@ -79,11 +95,11 @@ func (m *Machine) Select(arch, machine string) error {
 	switch name {
 	case "q35", "pc":
 		implied = ArchAMD64
-	case "virt":
+	case "virt", "raspi3b", "raspi4b":
 		implied = ArchARM64
 	case "":
 	default:
-		return fmt.Errorf("-machine %q: want q35 or pc (amd64) or virt (arm64)", machine)
+		return fmt.Errorf("-machine %q: want q35 or pc (amd64), or virt, raspi3b or raspi4b (arm64)", machine)
 	}
 	switch {
 	case arch != "" && implied != "" && arch != implied:
@@ -104,8 +120,11 @@ func (m *Machine) Select(arch, machine string) error {
 // validateArm64 checks what an arm64 machine can do today: `virt` under TCG, without a
 // firmware choice (QEMU boots the Image itself).
 func (m Machine) validateArm64() error {
+	if m.IsRPi() {
+		return m.validateRPi()
+	}
 	if m.Machine != "virt" {
-		return fmt.Errorf("-machine %q: the arm64 machine is virt", m.Machine)
+		return fmt.Errorf("-machine %q: the arm64 machines are virt, raspi3b and raspi4b", m.Machine)
 	}
 	switch m.GIC {
 	case 0, 2, 3:
@@ -159,6 +178,48 @@ func virtArgs(m Machine, img, cmdline, sock string) []string {
 	}
 	if m.Plugin != "" {
 		// qemu/tbprof's counter is a TCG plugin, not an x86 one: it counts arm64 blocks alike.
+		args = append(args, "-plugin", m.Plugin)
+	}
+	if m.GDB {
+		args = append(args, "-s", "-S")
+	}
+	return args
+}
+
+// validateRPi checks a Raspberry Pi machine: four cores (the SoC's; QEMU refuses others), no
+// GIC or EL2 option (the board fixes both), no firmware choice, TCG.
+func (m Machine) validateRPi() error {
+	switch {
+	case m.GIC != 0 || m.EL2:
+		return fmt.Errorf("-machine %s takes no options", m.Machine)
+	case m.Firmware != "":
+		return fmt.Errorf("-firmware %s: QEMU's %s loads the Image itself", m.Firmware, m.Machine)
+	case m.Accel != "tcg":
+		return fmt.Errorf("-accel %q: arm64 guests run under TCG (KVM needs an arm64 host)", m.Accel)
+	case m.SMP != raspiCPUs:
+		return fmt.Errorf("-smp %d: QEMU's %s has exactly %d cores", m.SMP, m.Machine, raspiCPUs)
+	}
+	return nil
+}
+
+// raspiArgs returns QEMU's arguments for booting kernel8.img (the Image with its modules
+// appended, boot.Arm64Image.AppendModules) on raspi3b or raspi4b (docs/contract.md, "Raspberry
+// Pi"): QEMU's loader puts it at text_offset (0x20_0000, RAM starts at 0) and starts the other
+// cores in its spin-table stub, as the Pi's firmware does; the PL011 is the first -serial and
+// carries every channel as records; semihosting gives the exit status. No -m (the machine's RAM
+// is fixed: 1 GiB, 2 GiB), no -initrd and no -append (the modules and the command line are in
+// the image), no device tree (the board asks the firmware's mailbox for its memory).
+func raspiArgs(m Machine, img, sock string) []string {
+	accel := "tcg"
+	if m.Plugin != "" {
+		accel = "tcg,thread=single"
+	}
+	args := []string{"-M", m.Machine, "-accel", accel, "-kernel", img,
+		"-semihosting-config", "enable=on,target=native",
+		"-display", "none", "-monitor", "none", "-no-reboot",
+		"-serial", "unix:" + sock,
+	}
+	if m.Plugin != "" {
 		args = append(args, "-plugin", m.Plugin)
 	}
 	if m.GDB {

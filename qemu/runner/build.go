@@ -42,6 +42,7 @@ type BuildSpec struct {
 	Netstack     bool   // also inject NetstackImport: the program imports net (ImportsNet)
 	Test         bool   // build the package's tests (go test -c) instead of a command: KindTest
 	Arch         string // GOARCH: amd64 ("" too) or arm64 (LinkFlagsArm64, an arm64 Image: boot.MakeArm64)
+	Board        string // arm64: "" for virt, BoardRPi for the Raspberry Pi's build (-tags rpi, RAM at 0)
 	EntrySymbol  string // -E symbol; default EntrySymbol (arm64: EntrySymbolArm64)
 	ExtraLDFlags string // appended to the contract's -ldflags
 	GmposRoot    string // root of the gmpos module
@@ -137,7 +138,7 @@ func BuildCommand(t *Target, spec BuildSpec, out string) (*exec.Cmd, error) {
 	}
 	entry, link := or(spec.EntrySymbol, EntrySymbol), LinkFlags
 	if spec.arch() == ArchARM64 {
-		entry, link = or(spec.EntrySymbol, EntrySymbolArm64), LinkFlagsArm64
+		entry, link = or(spec.EntrySymbol, EntrySymbolArm64), spec.arm64Platform().LinkFlags()
 	}
 	if _, err := os.Stat(filepath.Join(t.Dir, OverlayFile)); err == nil {
 		return nil, fmt.Errorf("%s already exists; it would be shadowed by the runner's generated file", filepath.Join(t.Dir, OverlayFile))
@@ -159,6 +160,9 @@ func BuildCommand(t *Target, spec BuildSpec, out string) (*exec.Cmd, error) {
 		return nil, err
 	}
 	ldflags := strings.TrimSpace(link + " -E " + entry + " " + spec.ExtraLDFlags)
+	if spec.arch() == ArchARM64 && spec.Board == BoardRPi {
+		verb = append(verb, "-tags=rpi") // kernel/board_rpi.go, kernel/arch/arm64/early_rpi.go
+	}
 	cmd, why, err := goCommand(t, spec, append(verb, "-o", out, "-overlay", ovPath, "-ldflags="+ldflags), filepath.Join(t.Dir, OverlayFile))
 	if why != "" && spec.Warn != nil {
 		spec.Warn(why)
@@ -252,12 +256,20 @@ func Build(t *Target, spec BuildSpec, img, exe string) error {
 	}
 	mkimage := boot.MakeFile
 	if spec.arch() == ArchARM64 {
-		mkimage = boot.MakeArm64File
+		mkimage = spec.arm64Platform().MakeFile
 	}
 	if err := mkimage(elfPath, img); err != nil {
 		return fmt.Errorf("making the boot image: %v", err)
 	}
 	return nil
+}
+
+// arm64Platform is the arm64 Image layout the board needs (RAM at 1 GiB on virt, at 0 on a Pi).
+func (spec BuildSpec) arm64Platform() boot.Arm64Platform {
+	if spec.Board == BoardRPi {
+		return boot.Arm64RPi
+	}
+	return boot.Arm64Virt
 }
 
 // arch is the GOARCH to build for.

@@ -7,6 +7,7 @@ package runner
 import (
 	"encoding/binary"
 	"fmt"
+	"gmpos/boot"
 	"io"
 	"os"
 )
@@ -90,4 +91,26 @@ func WriteModules(dst string, srcs ...string) error {
 		at = offsets[i] + n
 	}
 	return out.Close()
+}
+
+// AppendModulesFile appends the container at container to the arm64 Image at img, in place,
+// with the locator's flags (boot.Arm64Image.AppendModules): the Raspberry Pi's kernel8.img.
+func AppendModulesFile(img, container string, flags uint32) error {
+	data, err := os.ReadFile(img)
+	if err != nil {
+		return err
+	}
+	c, err := os.ReadFile(container)
+	if err != nil {
+		return err
+	}
+	h, err := boot.DecodeArm64Header(data)
+	if err != nil {
+		return err
+	}
+	im := &boot.Arm64Image{Data: data, Header: h}
+	if err := im.AppendModules(c, flags); err != nil {
+		return fmt.Errorf("appending the modules to %s: %v", img, err)
+	}
+	return os.WriteFile(img, im.Data, 0o755)
 }

@@ -106,6 +106,9 @@ func ParseMem(s string) (int64, error) {
 // connected to the Unix sockets socks[0..2] (docs/contract.md). An arm64 machine has one
 // UART, on socks[0] (virtArgs).
 func QEMUArgs(m Machine, img, cmdline string, socks [3]string) []string {
+	if m.IsRPi() {
+		return raspiArgs(m, img, socks[0])
+	}
 	if m.IsArm64() {
 		return virtArgs(m, img, cmdline, socks[0])
 	}

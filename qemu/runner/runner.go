@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"gmpos/boot"
 	"io"
 	"net"
 	"net/netip"
@@ -196,6 +197,7 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	spec := cfg.Build
 	spec.WorkDir = work
 	spec.Arch = cfg.Machine.arch()
+	spec.Board = cfg.Machine.Board()
 	if cfg.Verbose {
 		spec.Verbose = func(s string) { logf("%s", s) }
 	}
@@ -299,12 +301,28 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Machine.IsRPi() {
+		// No -initrd or -append on the Pi: the container, the command line its third module,
+		// travels inside the image (boot.Arm64Image.AppendModules).
+		cmdPath := filepath.Join(work, "cmdline")
+		if err := os.WriteFile(cmdPath, []byte(cmdline), 0o644); err != nil {
+			return nil, err
+		}
+		if err := WriteModules(initrd, modPath, rootPath, cmdPath); err != nil {
+			return nil, fmt.Errorf("the modules container: %v", err)
+		}
+		if err := AppendModulesFile(img, initrd, boot.Arm64LocRecords|boot.Arm64LocSemihosting); err != nil {
+			return nil, err
+		}
+	}
 	args := append(QEMUArgs(cfg.Machine, img, cmdline, socks), NetArgs(cfg.Net, res.Net, sink)...)
 	if conL != nil {
 		args = append(args, ConsoleArgs(conSock)...)
 	}
 	args = append(args, ShareArgs(cfg.Shares)...)
-	args = append(args, "-initrd", initrd) // the modules (arm64: their container): argv and envp, then the root file system
+	if !cfg.Machine.IsRPi() {
+		args = append(args, "-initrd", initrd) // the modules (arm64: their container): argv and envp, then the root file system
+	}
 	cmd := exec.Command(qemu, args...)
 	// If the runner dies (killed by a test timeout, say), QEMU must not
 	// outlive it: the kernel delivers SIGKILL to QEMU when its parent
