@@ -219,6 +219,13 @@ func raspiArgs(m Machine, img, sock string) []string {
 		"-display", "none", "-monitor", "none", "-no-reboot",
 		"-serial", "unix:" + sock,
 	}
+	if m.Machine == "raspi4b" {
+		// raspi4b needs QEMU >= 9 (QEMURaspi4b), often Debian's backports build unpacked beside
+		// the system's 7.2: without an audio backend named, it probes the PulseAudio module in
+		// the system's module directory, which belongs to the other build, and aborts ("Only
+		// modules from the same build can be loaded"). QEMU 7.2's -audio wants a model too.
+		args = append(args, "-audio", "none")
+	}
 	if m.Plugin != "" {
 		args = append(args, "-plugin", m.Plugin)
 	}
