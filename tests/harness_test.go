@@ -25,7 +25,7 @@ func testArch() string {
 	if a := os.Getenv("GMPOS_TEST_ARCH"); a != "" {
 		return a
 	}
-	if strings.HasPrefix(os.Getenv("GMPOS_TEST_MACHINE"), "virt") {
+	if m := os.Getenv("GMPOS_TEST_MACHINE"); strings.HasPrefix(m, "virt") || strings.HasPrefix(m, "raspi") {
 		return "arm64"
 	}
 	return "amd64"

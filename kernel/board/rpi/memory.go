@@ -35,12 +35,12 @@ func (b *Board) inRAM(pa, size uint64) bool {
 	return false
 }
 
-// setModules decodes the container at physical pa, size bytes long, whose table is table,
-// keeps modules 0 and 1 as physical ranges and copies module 2, the command line, after
-// cmdlinePrefix. Boot, on the early identity map (Probe checked the container lies in it).
-func (b *Board) setModules(pa uintptr, table []byte, size uint64) string {
+// setModules decodes the container c, loaded at physical pa, keeps modules 0 and 1 as physical
+// ranges and copies module 2, the command line, after cmdlinePrefix. Boot, with c read through
+// the early identity map (Probe checked the container lies in it).
+func (b *Board) setModules(pa uintptr, c []byte) string {
 	var mods [modcont.Max]modcont.Module
-	n, why := modcont.Decode(table, size, &mods)
+	n, why := modcont.Decode(c[:min(len(c), modcont.MaxTable)], uint64(len(c)), &mods)
 	if why != "" {
 		return why
 	}
@@ -55,7 +55,7 @@ func (b *Board) setModules(pa uintptr, table []byte, size uint64) string {
 		if m.Size > maxCmdline {
 			return "module container: the command line is longer than 4096 bytes"
 		}
-		b.ncmd += copy(b.cmdline[b.ncmd:], physBytes(pa+uintptr(m.Off), uintptr(m.Size)))
+		b.ncmd += copy(b.cmdline[b.ncmd:], c[m.Off:m.Off+m.Size]) // Decode checked the bounds
 	}
 	return ""
 }

@@ -7,7 +7,6 @@ import (
 	"gmpos/drivers/miniuart"
 	"gmpos/drivers/pl011"
 	"gmpos/kernel/arch/arm64"
-	"gmpos/kernel/board/internal/modcont"
 )
 
 // earlyRAMEnd is where the early identity map's RAM ends (kernel/arch/arm64, early_rpi.go:
@@ -69,7 +68,7 @@ func (b *Board) Probe() (ok bool, why string) {
 	if pa+b.loc.size > earlyRAMEnd || !b.inRAM(pa, b.loc.size) {
 		return false, "module container: not in the ARM cores' RAM"
 	}
-	if why := b.setModules(uintptr(pa), physBytes(uintptr(pa), uintptr(min(b.loc.size, modcont.MaxTable))), b.loc.size); why != "" {
+	if why := b.setModules(uintptr(pa), physBytes(uintptr(pa), uintptr(b.loc.size))); why != "" {
 		return false, why
 	}
 	s := b.soc()
