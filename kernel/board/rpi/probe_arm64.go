@@ -40,6 +40,12 @@ func (b *Board) EarlyInit() {
 	if u := (miniuart.UART{Base: s.periph + offAux}); u.Enabled() {
 		b.con.mini = u
 	}
+	if b.con.pl011.Base == 0 && b.con.mini.Base == 0 {
+		// Neither is on: a firmware that left the UARTs off, or QEMU (whose PL011 starts
+		// disabled). The PL011 is switched on with the divisors it has (QEMU ignores them).
+		b.con.pl011 = pl011.UART{Base: s.periph + offPL011}
+		b.con.pl011.Init(0, 0)
+	}
 	b.con.putString("\ngmpos on a ")
 	b.con.putString(s.name)
 	b.con.putString("\n")
