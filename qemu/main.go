@@ -29,6 +29,8 @@ func usage() {
                                                -short, -v... as go test takes them)
   go run ./qemu build [-arch A] [-o IMAGE] [-v] PKG
                                                only build the bootable image
+  go run ./qemu image -board rpi3|rpi4 -o SD.IMG [flags] PKG [-- ARGS...]
+                                               write a Raspberry Pi SD card image
 
 Run "go run ./qemu run -h" for the flags.
 Exit status of run: guest status; 101 kernel panic; 124 timeout; 125 runner/QEMU failure.
@@ -48,6 +50,8 @@ func main() {
 		os.Exit(runTests(os.Args[2:]))
 	case "build":
 		os.Exit(build(os.Args[2:]))
+	case "image":
+		os.Exit(sdImage(os.Args[2:]))
 	case "-h", "-help", "--help", "help":
 		usage()
 		os.Exit(0)
@@ -379,4 +383,45 @@ func writeTrace(path string, res *runner.Result, title string, kopts []string) e
 	}
 	fmt.Fprintf(os.Stderr, "gmpos: trace: %d events, %d runs on %d cores%s%s → %s (open in ui.perfetto.dev)\n", st.Events, st.Slices, st.Cores, net, lost, path)
 	return nil
+}
+
+// sdImage is gmpos image: PKG and the kernel for a Raspberry Pi, on an SD card image
+// (runner.SDImage).
+func sdImage(argv []string) int {
+	cfg := runner.DefaultConfig()
+	fs := flag.NewFlagSet("image", flag.ContinueOnError)
+	board := fs.String("board", "", "the Raspberry Pi: rpi3 (3 Model B) or rpi4 (4 Model B)")
+	out := fs.String("o", "", "the SD card image to write (for dd or Raspberry Pi Imager)")
+	size := fs.Int("size", 0, "the image's size in MiB (default: the smallest that fits, at least 64)")
+	fs.BoolVar(&cfg.Verbose, "v", false, "print the build commands")
+	var kopts, envVars multiFlag
+	fs.Var(&kopts, "kopt", "kernel option KEY=VALUE (repeatable), e.g. sched=gmp, klog=1")
+	fs.Var(&envVars, "e", "set the program's environment variable `KEY=VALUE` (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: go run ./qemu image -board rpi3|rpi4 -o SD.IMG [flags] PKG [-- ARGS...]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(argv); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return runner.ExitRunnerError
+	}
+	pkg, args := splitArgs(fs.Args())
+	if len(pkg) == 0 || *out == "" || *board == "" {
+		fs.Usage()
+		return runner.ExitRunnerError
+	}
+	env, err := guestEnv(nil, envVars)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gmpos: %v\n", err)
+		return runner.ExitRunnerError
+	}
+	cfg.Args, cfg.Env, cfg.KOpts, cfg.Log = args, env, kopts, os.Stderr
+	if err := runner.SDImage(context.Background(), pkg, cfg, *board, *out, *size); err != nil {
+		fmt.Fprintf(os.Stderr, "gmpos: %v\n", err)
+		return runner.ExitRunnerError
+	}
+	fmt.Fprintf(os.Stderr, "gmpos: wrote %s: write it to an SD card (dd if=%s of=/dev/sdX bs=4M conv=fsync, or Raspberry Pi Imager's \"Use custom\"), connect a 3.3 V serial adapter to GPIO 14 (TX, pin 8), GPIO 15 (RX, pin 10) and ground (pin 6) at 115200 8N1, and power the %s on\n", *out, *out, *board)
+	return 0
 }

@@ -10,6 +10,7 @@ import (
 	"gmpos/boot"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // On x86 QEMU's Multiboot loader takes several comma-separated -initrd files and makes each a
@@ -113,4 +114,37 @@ func AppendModulesFile(img, container string, flags uint32) error {
 		return fmt.Errorf("appending the modules to %s: %v", img, err)
 	}
 	return os.WriteFile(img, im.Data, 0o755)
+}
+
+// appendRPiModules makes img the Pi's kernel8.img: the container of the argument module, the
+// root file system and the kernel command line (Cmdline of argv0 and kopts) appended, its
+// locator saying records and semihosting under QEMU (runner) or plain text and a halt on a
+// board (gmpos image).
+func appendRPiModules(img, work, argv0 string, kopts []string, modPath, rootPath string, underQEMU bool) error {
+	cmdline, err := Cmdline(argv0, kopts, nil)
+	if err != nil {
+		return err
+	}
+	cmdPath := filepath.Join(work, "cmdline")
+	if err := os.WriteFile(cmdPath, []byte(cmdline), 0o644); err != nil {
+		return err
+	}
+	container := filepath.Join(work, "modules")
+	if err := WriteModules(container, modPath, rootPath, cmdPath); err != nil {
+		return fmt.Errorf("the modules container: %v", err)
+	}
+	var flags uint32
+	if underQEMU {
+		flags = boot.Arm64LocRecords | boot.Arm64LocSemihosting
+	}
+	return AppendModulesFile(img, container, flags)
+}
+
+// copyFile copies src to dst (mode 0644).
+func copyFile(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o644)
 }

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"gmpos/boot"
 	"io"
 	"net"
 	"net/netip"
@@ -32,9 +31,12 @@ type Config struct {
 	Env     []string      // the program's environment, KEY=VALUE (env.go: DefaultEnv; argsmod.go: Linux's limits)
 	Args    []string      // argv[1:]
 	KeepDir string        // if set, keep the ELF and image here
-	Net     Network       // -net, -hostfwd, -netinject; the zero value is -net auto
-	FS      []FSMount     // -fs: host directories copied into the guest's root file system, in order
-	Shares  []Share       // -share: host directories the guest reads and writes over virtio-9p (share.go)
+	// ImageOnly, for the Raspberry Pi machines: write kernel8.img — plain-text console, no
+	// semihosting, as a board boots it from an SD card — to this path and boot nothing.
+	ImageOnly string
+	Net       Network   // -net, -hostfwd, -netinject; the zero value is -net auto
+	FS        []FSMount // -fs: host directories copied into the guest's root file system, in order
+	Shares    []Share   // -share: host directories the guest reads and writes over virtio-9p (share.go)
 	// Profile, if set, is where the whole-machine profile goes (profile.go); the kernel must
 	// sample (KOpts profile=HZ).
 	Profile string
@@ -107,20 +109,25 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	if cfg.Timeout < 0 {
 		return nil, fmt.Errorf("-timeout %v: must not be negative", cfg.Timeout)
 	}
-	qemu, err := CheckQEMUFor(cfg.Machine.arch())
-	if err != nil {
-		return nil, err
-	}
 	tsc := startTSC() // measured across the build: hosttsc.go
 	logf := func(format string, a ...any) {
 		if cfg.Log != nil {
 			fmt.Fprintf(cfg.Log, "gmpos: "+format+"\n", a...)
 		}
 	}
+	var err error
 	if cfg.Build.GmposRoot == "" {
 		if cfg.Build.GmposRoot, err = FindGmposRoot(); err != nil {
 			return nil, err
 		}
+	}
+	var qemu string
+	if cfg.ImageOnly == "" {
+		if qemu, err = CheckQEMUMachine(cfg.Machine, cfg.Build.GmposRoot, func(s string) { logf("%s", s) }); err != nil {
+			return nil, err
+		}
+	} else if !cfg.Machine.IsRPi() {
+		return nil, fmt.Errorf("an image without a boot is made for the Raspberry Pi machines only")
 	}
 	var t *Target
 	if cfg.Build.Test {
@@ -238,14 +245,26 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 		logf("root file system: %d entries, %s, written in %v", entries, mib(size), time.Since(t1).Round(time.Millisecond/10))
 	}
 	var initrd string
-	if arm {
+	switch {
+	case cfg.Machine.IsRPi():
+		// No -initrd or -append on the Pi: the container, the command line its third module,
+		// travels inside kernel8.img (boot.Arm64Image.AppendModules).
+		if err := appendRPiModules(img, work, argv0, kopts, modPath, rootPath, cfg.ImageOnly == ""); err != nil {
+			return nil, err
+		}
+		if cfg.ImageOnly != "" {
+			return res, copyFile(img, cfg.ImageOnly)
+		}
+	case arm:
 		// -initrd is one file on arm64: the modules container (modules.go).
 		initrd = filepath.Join(work, "modules")
 		if err := WriteModules(initrd, modPath, rootPath); err != nil {
 			return nil, fmt.Errorf("the modules container: %v", err)
 		}
-	} else if initrd, err = initrdArg(modPath, rootPath); err != nil {
-		return nil, err
+	default:
+		if initrd, err = initrdArg(modPath, rootPath); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.KeepDir != "" {
 		if res.Image, err = keep(cfg.KeepDir, img, filepath.Join(work, t.Name+".elf")); err != nil {
@@ -300,20 +319,6 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	cmdline, err := Cmdline(argv0, kopts, nil)
 	if err != nil {
 		return nil, err
-	}
-	if cfg.Machine.IsRPi() {
-		// No -initrd or -append on the Pi: the container, the command line its third module,
-		// travels inside the image (boot.Arm64Image.AppendModules).
-		cmdPath := filepath.Join(work, "cmdline")
-		if err := os.WriteFile(cmdPath, []byte(cmdline), 0o644); err != nil {
-			return nil, err
-		}
-		if err := WriteModules(initrd, modPath, rootPath, cmdPath); err != nil {
-			return nil, fmt.Errorf("the modules container: %v", err)
-		}
-		if err := AppendModulesFile(img, initrd, boot.Arm64LocRecords|boot.Arm64LocSemihosting); err != nil {
-			return nil, err
-		}
 	}
 	args := append(QEMUArgs(cfg.Machine, img, cmdline, socks), NetArgs(cfg.Net, res.Net, sink)...)
 	if conL != nil {
