@@ -1,7 +1,9 @@
 # gmpos: build, boot, test and benchmark. See README.md.
 #
 #   make            build the demo's boot image into build/ (and the runner, build/gmpos)
-#   make qemu       boot examples/demo under QEMU (ARCH=arm64: on the arm64 virt machine, 4 vCPUs)
+#   make qemu       boot examples/demo under QEMU (ARCH=arm64: on the arm64 virt machine, 4 vCPUs;
+#                   BOARD=rpi3 or rpi4: on QEMU's Raspberry Pi 3B or 4B, 4 cores)
+#   make sdcard     BOARD=rpi3|rpi4: write build/sdcard-BOARD.img, the demo on a Raspberry Pi SD card
 #   make test       gofmt, go vet, hosted tests (sched with -race), QEMU tests in tests/ on 1, 2, 4 vCPUs,
 #                   x86-64 (q35) and arm64 (virt: GICv2 on 1 and 2, GICv3 on 4)
 #   make bench      gmpos against a Linux guest in the same QEMU, on 1 and 2 vCPUs (README, Benchmarks)
@@ -9,7 +11,8 @@
 #   make clean
 #
 # Variables: ARCH (amd64, the default, or arm64: the guest's architecture for make, make qemu and
-# make qemu-gdb), SMP (vCPUs for make qemu, default 2, on arm64 4; for make bench, default both 1 and 2),
+# make qemu-gdb), BOARD (rpi3 or rpi4: QEMU's raspi3b or raspi4b for make qemu, the board for
+# make sdcard; implies ARCH=arm64), SMP (vCPUs for make qemu, default 2, on arm64 4; for make bench, default both 1 and 2),
 # BENCHFLAGS (benchrun flags, e.g. BENCHFLAGS=-peer=linux,host), RUNFLAGS (extra runner flags, e.g.
 # RUNFLAGS='-kopt klog=1'),
 # DEMO (package to boot), TESTFLAGS (extra go test flags).
@@ -20,6 +23,14 @@ RUNNER    := $(BUILD)/gmpos
 DEMO      ?= ./examples/demo
 RUNFLAGS  ?=
 ARCH      ?= amd64
+BOARD     ?=
+RPI_MACHINE := $(if $(filter rpi3,$(BOARD)),raspi3b,$(if $(filter rpi4,$(BOARD)),raspi4b,))
+ifneq ($(BOARD),)
+ifeq ($(RPI_MACHINE),)
+$(error BOARD=$(BOARD): want rpi3 or rpi4)
+endif
+override ARCH := arm64
+endif
 # ARCH as a GOARCH: an environment's ARCH=x86_64 or aarch64 (as Linux kernel builds set it) means
 # the same machine.
 GOARCH_G  := $(patsubst x86_64,amd64,$(patsubst aarch64,arm64,$(ARCH)))
@@ -31,7 +42,7 @@ QEMU_ARM  := qemu-system-aarch64:qemu-system-arm
 QEMU_ARCH := $(if $(filter arm64,$(GOARCH_G)),$(QEMU_ARM),$(QEMU_X86))
 DEMO_IMG  := $(BUILD)/demo$(if $(filter arm64,$(GOARCH_G)),-arm64,).img
 
-.PHONY: all qemu qemu-gdb test fmt-check vet unit-test race-test qemu-test bench tbprof clean ensure-qemu ensure-qemu-arch $(RUNNER)
+.PHONY: all qemu qemu-gdb sdcard test fmt-check vet unit-test race-test qemu-test bench tbprof clean ensure-qemu ensure-qemu-arch $(RUNNER)
 
 all: $(RUNNER)
 	$(RUNNER) build -arch $(GOARCH_G) -o $(DEMO_IMG) $(DEMO)
@@ -43,7 +54,13 @@ $(RUNNER):
 	$(GO) build -o $(RUNNER) ./qemu
 
 qemu: ensure-qemu-arch $(RUNNER)
-	$(RUNNER) run -stats -arch $(GOARCH_G) -smp $(SMP) $(RUNFLAGS) $(DEMO)
+	$(RUNNER) run -stats $(if $(RPI_MACHINE),-machine $(RPI_MACHINE),-arch $(GOARCH_G) -smp $(SMP)) $(RUNFLAGS) $(DEMO)
+
+# An SD card image for a Raspberry Pi (README, "Raspberry Pi"): the firmware comes from Debian's
+# raspi-firmware package, downloaded into build/, not installed.
+sdcard: $(RUNNER)
+	@test -n "$(RPI_MACHINE)" || { echo "make sdcard needs BOARD=rpi3 or BOARD=rpi4"; exit 1; }
+	$(RUNNER) image -board $(BOARD) -o $(BUILD)/sdcard-$(BOARD).img $(DEMO)
 
 qemu-gdb: ensure-qemu-arch $(RUNNER)
 	@echo "In another terminal: $(if $(filter arm64,$(GOARCH_G)),gdb-multiarch,gdb) $(BUILD)/demo.elf -ex 'target remote :1234'"

@@ -4,11 +4,19 @@
 package tests
 
 import (
+	"context"
+	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"gmpos/qemu/runner"
+	"gmpos/qemu/sdimage"
 )
 
 // rpiOnce reports why the Pi tests do not run in this pass ("" when they do): they need the
@@ -71,4 +79,107 @@ func TestGuestRPi(t *testing.T) {
 			wantDemoOnFourCores(t, g)
 		})
 	}
+}
+
+// TestGuestSDImage writes the demo's SD card image for each Pi (gmpos image), checks its FAT
+// partition — kernel8.img, config.txt, the firmware from Debian's raspi-firmware — and boots
+// the kernel8.img it holds on the matching QEMU machine as a board runs it: no runner on the
+// other end, plain text on the mini UART (QEMU's second serial port), and a halt at the end.
+func TestGuestSDImage(t *testing.T) {
+	if why := rpiOnce(); why != "" {
+		t.Skip(why)
+	}
+	root, err := runner.FindGmposRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for board, firmware := range map[string][]string{
+		"rpi3": {"bootcode.bin", "start.elf", "fixup.dat"},
+		"rpi4": {"start4.elf", "fixup4.dat"},
+	} {
+		t.Run(board, func(t *testing.T) {
+			sd := filepath.Join(t.TempDir(), "sd.img")
+			cfg := runner.DefaultConfig()
+			cfg.Log = testWriter{t}
+			cfg.Build.GmposRoot = root
+			if err := runner.SDImage(context.Background(), []string{"../examples/demo"}, cfg, board, sd, 0); err != nil {
+				t.Fatal(err)
+			}
+			files, err := sdimage.ReadRoot(sd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range append([]string{"kernel8.img", "config.txt"}, firmware...) {
+				if len(files[f]) == 0 {
+					t.Errorf("%s is missing or empty on the card", f)
+				}
+			}
+			for _, l := range []string{"arm_64bit=1", "kernel=kernel8.img", "kernel_address=0x200000", "enable_uart=1"} {
+				if !strings.Contains(string(files["config.txt"]), "\n"+l+"\n") {
+					t.Errorf("config.txt lacks %q", l)
+				}
+			}
+			kernel := filepath.Join(t.TempDir(), "kernel8.img")
+			if err := os.WriteFile(kernel, files["kernel8.img"], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := bootBoardImage(t, runner.SDBoards[board], kernel, root)
+			if !strings.Contains(out, "\r\n[gmpos] halted, exit status 0\r\n") {
+				t.Errorf("no halt with status 0 in:\n%s", out)
+			}
+			wantDemoOnFourCores(t, guest{stdout: strings.ReplaceAll(out, "\r\n", "\n")})
+		})
+	}
+}
+
+// bootBoardImage boots kernel on QEMU's machine with the board's view of the console — the
+// PL011 on the first serial port, the mini UART on the second — and returns what the second
+// one printed once the kernel says it halted (a board's kernel does not end QEMU), or after
+// two minutes.
+func bootBoardImage(t *testing.T, machine, kernel, root string) string {
+	t.Helper()
+	var m runner.Machine
+	if err := m.Select("arm64", machine); err != nil {
+		t.Fatal(err)
+	}
+	qemu, err := runner.CheckQEMUMachine(m, root, func(s string) { t.Log(s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-M", machine, "-accel", "tcg", "-kernel", kernel, "-display", "none", "-monitor", "none",
+		"-no-reboot", "-serial", "null", "-serial", "stdio"}
+	if machine == "raspi4b" {
+		args = append(args, "-audio", "none")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, qemu, args...)
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { cmd.Wait(); pw.Close() }()
+	var out strings.Builder
+	buf := make([]byte, 4096)
+	for !haltedLine.MatchString(out.String()) {
+		n, err := pr.Read(buf)
+		out.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	cancel()
+	return out.String()
+}
+
+// haltedLine is the kernel's last line on a board (kernel/board/rpi, Exit).
+var haltedLine = regexp.MustCompile(`halted, exit status \d+\r\n`)
+
+// testWriter sends the runner's log lines to the test's log.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
 }
