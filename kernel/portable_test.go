@@ -172,7 +172,7 @@ func TestKernelDataComplete(t *testing.T) {
 		pkgs   []string
 	}{
 		{"amd64", []string{".", "mm", "arch/amd64", "board/pc", "../sched"}},
-		{"arm64", []string{".", "mm", "arch/arm64", "board/virt", "../sched"}},
+		{"arm64", []string{".", "mm", "arch/arm64", "board/virt", "board/rpi", "../sched"}},
 	} {
 		t.Run(c.goarch, func(t *testing.T) { checkKernelData(t, c.goarch, c.pkgs) })
 	}

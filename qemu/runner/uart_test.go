@@ -308,7 +308,11 @@ func TestMachineSelect(t *testing.T) {
 		{"arm64", "q35", "", "", 0, "-machine q35 is an amd64 machine, but -arch arm64"},
 		{"amd64", "virt", "", "", 0, "-machine virt is an arm64 machine, but -arch amd64"},
 		{"riscv64", "", "", "", 0, "want amd64 or arm64"},
-		{"", "raspi3b", "", "", 0, "want q35 or pc (amd64) or virt (arm64)"},
+		{"", "raspi3b", "arm64", "raspi3b", 0, ""},
+		{"arm64", "raspi4b", "arm64", "raspi4b", 0, ""},
+		{"amd64", "raspi3b", "", "", 0, "-machine raspi3b is an arm64 machine, but -arch amd64"},
+		{"", "raspi3b,gic-version=3", "", "", 0, "only virt takes options"},
+		{"", "raspi2b", "", "", 0, "want q35 or pc (amd64), or virt, raspi3b or raspi4b (arm64)"},
 		{"", "virt,gic-version=4", "", "", 0, "gic-version=2|3 and virtualization=on"},
 		{"", "virt,virtualization=on,gic-version=3", "arm64", "virt", 3, ""},
 		{"", "virt,virtualization=off", "", "", 0, "gic-version=2|3 and virtualization=on"},
@@ -340,6 +344,16 @@ func TestMachineArm64(t *testing.T) {
 	if args != want {
 		t.Errorf("QEMU args\n %q\nwant\n %q", args, want)
 	}
+	pi := good
+	pi.Machine = "raspi4b"
+	if err := pi.Validate(); err != nil {
+		t.Error(err)
+	}
+	want = "-M raspi4b -accel tcg -kernel /w/k8.img -semihosting-config enable=on,target=native -display none -monitor none -no-reboot " +
+		"-serial unix:/s/1 -audio none"
+	if a := strings.Join(QEMUArgs(pi, "/w/k8.img", "ignored", [3]string{"/s/1"}), " "); a != want {
+		t.Errorf("raspi4b args\n %q\nwant\n %q", a, want)
+	}
 	g3 := good
 	g3.GIC, g3.SMP, g3.GDB = 3, 16, true
 	if err := g3.Validate(); err != nil {
@@ -360,7 +374,9 @@ func TestMachineArm64(t *testing.T) {
 		edit func(*Machine)
 		want string
 	}{
-		{func(m *Machine) { m.Machine = "q35" }, "the arm64 machine is virt"},
+		{func(m *Machine) { m.Machine = "q35" }, "the arm64 machines are virt, raspi3b and raspi4b"},
+		{func(m *Machine) { m.Machine, m.SMP = "raspi3b", 2 }, "-smp 2: QEMU's raspi3b has exactly 4 cores"},
+		{func(m *Machine) { m.Machine, m.GIC = "raspi4b", 2 }, "raspi4b takes no options"},
 		{func(m *Machine) { m.Firmware = "qboot" }, "-firmware qboot"},
 		{func(m *Machine) { m.Accel = "kvm" }, "TCG"},
 		{func(m *Machine) { m.SMP = 9 }, "needs a GICv3"},
