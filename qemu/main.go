@@ -109,7 +109,7 @@ func runGuest(argv []string, test bool) int {
 	timeout := fs.Duration("timeout", 0, "kill QEMU after this long and exit 124 (0: no limit; default 5m, or none with -gdb)")
 	fs.StringVar(&cfg.Accel, "accel", "tcg", "accelerator: tcg or kvm (kvm adds -cpu host,-arch-capabilities)")
 	arch := fs.String("arch", "", "guest architecture: amd64 or arm64 (default: the -machine's, else amd64)")
-	machine := fs.String("machine", "", "machine type: q35 or pc (amd64), virt or virt,gic-version=3 (arm64) (default: q35 for amd64, virt for arm64)")
+	machine := fs.String("machine", "", "machine type: q35 or pc (amd64), virt or virt,gic-version=3, raspi3b or raspi4b (arm64) (default: q35 for amd64, virt for arm64)")
 	fs.StringVar(&cfg.Machine.Firmware, "firmware", "qboot", "firmware (amd64): qboot (fast: loads the kernel and jumps) or seabios (QEMU's default BIOS)")
 	fs.StringVar(&cfg.Machine.Plugin, "plugin", "", "load a QEMU TCG `plugin` (.so), e.g. qemu/tbprof's guest instruction counter")
 	fs.BoolVar(&cfg.Verbose, "v", false, "print the build and QEMU commands and boot timings")
