@@ -66,8 +66,9 @@ type Board interface {
 	DisableIRQ(line int)
 	// MSILines are the interrupt lines devices raise with a message (PCI MSI/MSI-X: a memory
 	// write the interrupt controller turns into the line's vector) rather than a wire:
-	// [first, first+n), above the wired lines. EnableIRQ and DisableIRQ accept them and do
-	// nothing: such a line is masked at its device. Valid after InitIRQ.
+	// [first, first+n), above the wired lines. EnableIRQ and DisableIRQ accept them: the PC
+	// does nothing (such a line is masked at its device), a GIC unmasks the SPI a GICv2m frame
+	// raises for it. Valid after InitIRQ.
 	MSILines() (first, n int)
 	// MSIMessage is the address and data a device must write to raise MSI line, delivered to the
 	// boot core. ok false: not an MSI line, or the boot core cannot be addressed by a message.

@@ -2,12 +2,15 @@
 
 // Package arm64 is gmpos's AArch64 CPU: the boot path from the loader's jump to Go code, the
 // exception vectors, the kernel entry and exit for every exception and interrupt, the generic
-// timer, the GIC (v2 and v3: each core's interface, the distributor, IPIs), paging control and
-// semihosting. It implements the architecture contract of gmpos/kernel/arch (whose doc.go lists
-// it); the portable kernel reaches it only through that package. The machine around the CPU —
-// the device tree, UARTs, the RTC, PCI — is the board's (gmpos/kernel/board/virt), which calls the
-// few board-facing functions here (UseGICv2/UseGICv3, InitGICDistributor, GICEnableSPI,
-// BootDTB, CounterFreq, SemihostExit).
+// timer, the interrupt controllers' per-core side (the GIC v2 and v3: each core's interface, the
+// distributor, IPIs; the Raspberry Pi 3's BCM2836 ARM-local controller, bcmlocal.go), starting
+// the other cores (PSCI CPU_ON, or a spin table), paging control and semihosting. It implements
+// the architecture contract of gmpos/kernel/arch (whose doc.go lists it); the portable kernel
+// reaches it only through that package. The machine around the CPU — the device tree, UARTs,
+// the RTC, PCI — is the board's (gmpos/kernel/board/virt, gmpos/kernel/board/rpi), which calls
+// the few board-facing functions here (UseGICv2/UseGICv3/UseBCM2836, InitGICDistributor,
+// GICEnableSPI, GICEdgeSPI, BCMEnableLine, UsePSCI/UseSpinTable, BootDTB, CounterFreq,
+// SemihostExit).
 //
 // # Exception levels and stacks
 //
@@ -27,7 +30,7 @@
 // room for a Frame and jumps to trapCommon, which saves X0-X30, SP_EL0, ELR_EL1, SPSR_EL1,
 // ESR_EL1 and FAR_EL1; from EL0 it also saves the whole FP/SIMD state (V0-V31, FPSR, FPCR) into
 // the thread's area, because kernel Go code uses the vector registers; for an IRQ it reads the
-// GIC's acknowledge register. It then loads R28 — Go's g register — with the core's kernel g and
+// GIC's acknowledge register (without a GIC, trap names the source in Go: bcmlocal.go). It then loads R28 — Go's g register — with the core's kernel g and
 // calls trap. resume restores the frame trap returns and leaves with ERET. No TLS register needs
 // switching for the kernel: Go on arm64 keeps g in R28, not in thread-local storage, and the
 // program's TPIDR_EL0 is restored from CPU.userTLS.
@@ -39,8 +42,10 @@
 // # Memory
 //
 // With the MMU off every data access is Device memory, where Go's unaligned loads fault, so the
-// entry turns the MMU on before any Go code with an identity map of 1 GiB blocks (devices below
-// 1 GiB, RAM above, as on QEMU virt). kernel/mm then builds the real tables: one root per address
+// entry turns the MMU on before any Go code with an identity map of 1 GiB blocks — or 2 MiB
+// blocks for a first GiB that mixes RAM and devices — whose layout is the board's, chosen at
+// build time (early_virt.go: devices below 1 GiB, RAM above; early_rpi.go with -tags rpi: RAM
+// from 0, the Pi 3's peripherals at 0x3f00_0000, the Pi 4's above 3 GiB). kernel/mm then builds the real tables: one root per address
 // space loaded into both TTBR0_EL1 and TTBR1_EL1 (mmu.go explains why one root serves both
 // halves), MAIR_EL1 indices as in boot.go. Without ASIDs a root switch flushes the TLB. Page-table
 // stores are made visible to the walker with DSB before the flush or the return to EL0.
@@ -66,8 +71,8 @@
 //
 // # Not yet
 //
-// The Raspberry Pi's spin table (its cores are started by PSCI CPU_ON on virt only); the vDSO's
-// clock functions (the program makes clock_gettime system calls); and what QEMU's TCG forgives
+// GICv3's ITS (message-signalled interrupts with a GICv3; GICv2's are the board's GICv2m frame);
+// and what QEMU's TCG forgives
 // but real cores need: DSB/ISB after mapping a page the kernel touches at once, I-cache
 // maintenance for code the kernel writes, cache invalidation of the early tables. TPIDR_EL0 is
 // restored on every resume but not saved on entry: a program that writes it directly (musl's

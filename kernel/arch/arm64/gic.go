@@ -37,6 +37,7 @@ const (
 	gicdISENABLER  = 0x100
 	gicdICENABLER  = 0x180
 	gicdICPENDR    = 0x280
+	gicdICFGR      = 0xc00 // 2 bits an INTID: bit 1 set = edge-triggered (§4.3.13)
 	gicdIPRIORITYR = 0x400
 	gicdITARGETSR  = 0x800
 	gicdSGIR       = 0xf00
@@ -197,6 +198,19 @@ func GICEnableSPI(n int, on bool) {
 		reg = gicdISENABLER
 	}
 	mmio.Write32(gic.dist+uintptr(reg)+id/32*4, 1<<(id%32))
+}
+
+// GICEdgeSPI makes SPI n edge-triggered (GICD_ICFGR): for a line raised by a message, a pulse
+// with no level behind it (GICv2m, ARM SBSA appendix "GICv2m"; Linux sets them edge-rising too).
+// Only while the SPI is disabled (§4.3.13: changing an enabled interrupt's configuration is
+// UNPREDICTABLE). Boot.
+func GICEdgeSPI(n int) {
+	if n < 0 || n >= gic.lines {
+		return
+	}
+	id := uintptr(intidSPI + n)
+	r := gic.dist + gicdICFGR + id/16*4
+	mmio.Write32(r, mmio.Read32(r)|2<<(id%16*2))
 }
 
 // EOI ends the interrupt f acknowledged: its whole acknowledge value back to GICC_EOIR (v2), or

@@ -32,6 +32,7 @@ type Board struct {
 	pcie    pcieInfo       // the ECAM host bridge (pci.go)
 	con     reccon.Console // the PL011 and its channels (console.go)
 	ecam    pci.ECAM       // the window PCIConfig mapped; PCIConfig hands out a pointer to it
+	msi     msiInfo        // the GICv2m frame's lines (msi.go), set by InitIRQ
 }
 
 // Limits of what the board keeps from the device tree.

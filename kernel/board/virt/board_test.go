@@ -111,7 +111,8 @@ func TestQEMUTree(t *testing.T) {
 	if b.PSCIMethod() != PSCIHVC {
 		t.Errorf("PSCI %d", b.PSCIMethod())
 	}
-	if b.gic != (gicInfo{version: 2, dist: 0x0800_0000, distLen: 0x10000, cpu: 0x0801_0000, cpuLen: 0x10000}) {
+	// QEMU's GICv2m frame sits under the GIC node at 0x0802_0000 (hw/arm/virt.c, VIRT_GIC_V2M).
+	if b.gic != (gicInfo{version: 2, dist: 0x0800_0000, distLen: 0x10000, cpu: 0x0801_0000, cpuLen: 0x10000, v2m: 0x0802_0000}) {
 		t.Errorf("GIC %+v", b.gic)
 	}
 	if b.con.UART.Base != 0x0900_0000 || b.con.IRQ != 1 || b.ConsoleInputIRQ(1) != 1 || b.ConsoleInputIRQ(2) != 1 || b.ConsoleInputIRQ(3) != -1 {
@@ -315,5 +316,33 @@ func TestNoAllocation(t *testing.T) {
 	})
 	if n != 0 || why != "" || probed.mods[1].size != 4 {
 		t.Errorf("%v allocations (%s)", n, why)
+	}
+}
+
+func TestV2MTyper(t *testing.T) {
+	// QEMU: 64 SPIs from INTID 80 (hw/intc/arm_gicv2m.c), a distributor with 256 SPIs.
+	if first, n, ok := decodeV2MTyper(80<<16|64, 256); !ok || first != 48 || n != 64 {
+		t.Errorf("QEMU's frame: %d+%d %v", first, n, ok)
+	}
+	for _, c := range []struct {
+		typer uint32
+		spis  int
+	}{
+		{16<<16 | 64, 256},   // SGIs and PPIs are not the frame's
+		{80<<16 | 0, 256},    // no SPIs
+		{80<<16 | 64, 100},   // beyond the distributor's
+		{1000<<16 | 64, 256}, // beyond any
+	} {
+		if _, _, ok := decodeV2MTyper(c.typer, c.spis); ok {
+			t.Errorf("MSI_TYPER %#x with %d SPIs accepted", c.typer, c.spis)
+		}
+	}
+	var b Board
+	b.gic.v2m, b.msi = 0x0802_0000, msiInfo{first: 48, n: 64}
+	if addr, data, ok := b.MSIMessage(50); !ok || addr != 0x0802_0040 || data != 82 {
+		t.Errorf("MSIMessage(50) = %#x, %d, %v", addr, data, ok)
+	}
+	if _, _, ok := b.MSIMessage(47); ok {
+		t.Error("a wired line is an MSI line")
 	}
 }

@@ -19,6 +19,7 @@ import (
 //	/psci                method "hvc" | "smc"                                  → PSCIMethod
 //	/intc@*              "arm,cortex-a15-gic" (GICv2: reg distributor, CPU interface) or
 //	                     "arm,gic-v3" (reg distributor, redistributor region)  → gic_arm64.go
+//	/intc@*/v2m@*        "arm,gic-v2m-frame": reg, in the GIC node's cells (GICv2 only) → msi.go
 //	/pl011@*             "arm,pl011": reg, interrupts (the console, console.go)
 //	/pl031@*             "arm,pl031": reg (the wall clock, clock.go)
 //	/pcie@*              "pci-host-ecam-generic": reg (ECAM), bus-range, ranges (pci.go)
@@ -45,6 +46,7 @@ type gicInfo struct {
 	version       int     // 2 or 3; 0: none found
 	dist, distLen uintptr // the distributor
 	cpu, cpuLen   uintptr // GICv2: the CPU interface; GICv3: the redistributors to map
+	v2m           uintptr // GICv2m MSI frame (msi.go), 0 if none
 }
 
 // GIC register frames (GICv3 architecture specification, IHI 0069, §12.10: each
@@ -158,6 +160,10 @@ func (b *Board) readTree(t *fdt.Tree) (why string) {
 	b.gic.dist, b.gic.distLen, b.gic.cpu, b.gic.cpuLen = uintptr(d), uintptr(dl), uintptr(c), uintptr(cl)
 	if cells, _ := t.Prop(gic, "#interrupt-cells"); !isU32(cells, 3) {
 		return "device tree: the GIC's #interrupt-cells is not 3"
+	}
+
+	if b.gic.version == 2 {
+		b.gic.v2m = v2mFrame(t, gic)
 	}
 
 	b.readConsole(t, root, gic, ac, sc)
@@ -327,4 +333,25 @@ func phandle(t *fdt.Tree, n fdt.Node) (uint32, bool) {
 func isU32(v []byte, want uint32) bool {
 	c, ok := fdt.U32(v)
 	return ok && c == want
+}
+
+// v2mFrame returns the first GICv2m frame under the GIC node gic (Linux bindings:
+// arm,gic.yaml, "v2m" children), its reg in the GIC node's own #address-cells/#size-cells;
+// 0 if there is none or its reg does not read.
+func v2mFrame(t *fdt.Tree, gic fdt.Node) uintptr {
+	ac, ok1 := t.AddressCells(gic)
+	sc, ok2 := t.SizeCells(gic)
+	if !ok1 || !ok2 || ac > 2 || sc < 1 || sc > 2 {
+		return 0
+	}
+	for n, ok := t.FirstChild(gic); ok; n, ok = t.Next(n) {
+		if !t.Compatible(n, "arm,gic-v2m-frame") {
+			continue
+		}
+		reg, _ := t.Prop(n, "reg")
+		if a, size, ok := fdt.Reg(reg, ac, sc, 0); ok && size >= 0x1000 && a != 0 && a < earlyDeviceEnd {
+			return uintptr(a)
+		}
+	}
+	return 0
 }

@@ -3,7 +3,10 @@
 
 package virt
 
-import "gmpos/kernel/arch/arm64"
+import (
+	"gmpos/drivers/mmio"
+	"gmpos/kernel/arch/arm64"
+)
 
 // A device's interrupt wire ends at a GIC SPI (IHI 0048B, GICv2 §2.2.1; IHI 0069, GICv3 §2.2:
 // INTIDs 32-1019); board line n is SPI n, INTID 32+n — the number the device tree's
@@ -22,18 +25,37 @@ func (b *Board) InitIRQ(mapDevice func(pa, size uintptr) bool) bool {
 	if g.version == 0 || !mapDevice(g.dist, g.distLen) || !mapDevice(g.cpu, g.cpuLen) {
 		return false
 	}
-	return arm64.InitGICDistributor()
+	if !arm64.InitGICDistributor() {
+		return false
+	}
+	// The GICv2m frame (msi.go): its SPIs become the MSI lines, edge-triggered. A frame that
+	// cannot be mapped or names SPIs the distributor lacks leaves the board without MSI.
+	if g.v2m != 0 && mapDevice(g.v2m, v2mFrameSize) {
+		if first, n, ok := decodeV2MTyper(mmio.Read32(g.v2m+v2mTYPER), arm64.GICLines()); ok {
+			for i := first; i < first+n; i++ {
+				arm64.GICEdgeSPI(i)
+			}
+			b.msi = msiInfo{first: first, n: n}
+		}
+	}
+	return true
 }
 
-// IRQLines is the number of SPIs the distributor implements (GICD_TYPER.ITLinesNumber): 0
-// before InitIRQ.
-func (b *Board) IRQLines() int { return int(arm64.GICLines()) }
+// IRQLines is the number of wired SPIs: those the distributor implements
+// (GICD_TYPER.ITLinesNumber), up to the GICv2m frame's, which are the MSI lines; 0 before
+// InitIRQ.
+func (b *Board) IRQLines() int {
+	if b.msi.n != 0 {
+		return b.msi.first
+	}
+	return arm64.GICLines()
+}
 
 // EnableIRQ routes SPI line to the boot core and unmasks it (the CPU package's
 // GICEnableSPI: GICD_ITARGETSR or GICD_IROUTER, then GICD_ISENABLER). false for a line the
 // distributor does not have. BKL held.
 func (b *Board) EnableIRQ(line int) bool {
-	if line < 0 || line >= b.IRQLines() {
+	if line < 0 || line >= b.IRQLines() && (line < b.msi.first || line >= b.msi.first+b.msi.n) {
 		return false
 	}
 	arm64.GICEnableSPI(line, true)
@@ -42,7 +64,7 @@ func (b *Board) EnableIRQ(line int) bool {
 
 // DisableIRQ masks SPI line (GICD_ICENABLER). BKL held.
 func (b *Board) DisableIRQ(line int) {
-	if line >= 0 && line < b.IRQLines() {
+	if line >= 0 && line < arm64.GICLines() {
 		arm64.GICEnableSPI(line, false)
 	}
 }
