@@ -39,6 +39,33 @@ func skipOnArm64(t *testing.T, what string) {
 	}
 }
 
+// selectMachine sets cfg's machine from o.machine, else GMPOS_TEST_ARCH and GMPOS_TEST_MACHINE.
+func selectMachine(t *testing.T, cfg *runner.Config, o opts) {
+	t.Helper()
+	machine := os.Getenv("GMPOS_TEST_MACHINE")
+	if o.machine != "" {
+		machine = o.machine
+	}
+	if err := cfg.Machine.Select(os.Getenv("GMPOS_TEST_ARCH"), machine); err != nil {
+		t.Fatalf("GMPOS_TEST_ARCH/GMPOS_TEST_MACHINE: %v", err)
+	}
+}
+
+// skipWithoutPCIDevices skips a test that needs the runner's virtio PCI devices (a NIC,
+// shares, the virtio console) on a machine that cannot have them (runner.NoPCIDevicesWhy:
+// arm64 virt with GICv3, the Raspberry Pis).
+func skipWithoutPCIDevices(t *testing.T) {
+	t.Helper()
+	if native() {
+		return
+	}
+	var cfg runner.Config
+	selectMachine(t, &cfg, opts{})
+	if why := runner.NoPCIDevicesWhy(cfg.Machine); why != "" {
+		t.Skipf("%s: %s", cfg.Machine.Machine, why)
+	}
+}
+
 // native reports whether GMPOS_GUEST=native asks for host runs.
 func native() bool { return os.Getenv("GMPOS_GUEST") == "native" }
 
@@ -105,13 +132,7 @@ func boot(t *testing.T, pkg []string, o opts) guest {
 		cfg.Profile = o.profile
 		cfg.KOpts = append(cfg.KOpts, fmt.Sprintf("profile=%d", runner.ProfileHz))
 	}
-	machine := os.Getenv("GMPOS_TEST_MACHINE")
-	if o.machine != "" {
-		machine = o.machine
-	}
-	if err := cfg.Machine.Select(os.Getenv("GMPOS_TEST_ARCH"), machine); err != nil {
-		t.Fatalf("GMPOS_TEST_ARCH/GMPOS_TEST_MACHINE: %v", err)
-	}
+	selectMachine(t, &cfg, o)
 	if o.smp > 0 {
 		cfg.SMP = o.smp
 	} else if n, err := strconv.Atoi(os.Getenv("GMPOS_TEST_SMP")); err == nil && n > 0 {

@@ -28,7 +28,7 @@ import (
 //
 // One boot in every pass of make test (it always asks for two cores); a few seconds of TCG.
 func TestGuestNetPollTrace(t *testing.T) {
-	skipOnArm64(t, "no NIC on arm64 yet (virtio-net over PCI needs MSI: GICv2m/ITS)")
+	skipWithoutPCIDevices(t)
 	requireQEMU(t)
 	if native() {
 		t.Skip("the trace comes from gmpos's kernel")

@@ -235,18 +235,37 @@ func raspiArgs(m Machine, img, sock string) []string {
 	return args
 }
 
-// checkArm64Config refuses what the arm64 port cannot do yet, each with the reason: a NIC
-// (-net user and what implies it: virtio-net on virt's PCIe comes with the network issue) and
-// shares (virtio-9p).
+// checkArm64Config refuses what an arm64 machine cannot do, each with the reason: virtio PCI
+// devices (NIC, shares) need message-signalled interrupts, which the kernel has on virt with
+// GICv2 (the GICv2m frame, kernel/board/virt/msi.go) but not with GICv3 (no ITS driver) nor on
+// the Raspberry Pis (no PCI driven).
 func checkArm64Config(cfg *Config) error {
+	why := NoPCIDevicesWhy(cfg.Machine)
+	if why == "" {
+		return nil
+	}
 	n := cfg.Net
 	switch {
 	case n.Mode == NetUser:
-		return fmt.Errorf("-net user: no network on arm64 yet (the kernel has no NIC driver on virt); use -net none")
+		return fmt.Errorf("-net user: no NIC on %s (%s); use -net none", cfg.Machine.Machine, why)
 	case len(n.HostFwd) > 0, n.Inject != "", n.Pcap != "":
-		return fmt.Errorf("-hostfwd, -netinject and -pcap need a NIC, which arm64 does not have yet")
+		return fmt.Errorf("-hostfwd, -netinject and -pcap need a NIC, which %s does not have (%s)", cfg.Machine.Machine, why)
 	case len(cfg.Shares) > 0:
-		return fmt.Errorf("-share: no virtio-9p on arm64 yet")
+		return fmt.Errorf("-share: no virtio-9p on %s (%s)", cfg.Machine.Machine, why)
 	}
 	return nil
+}
+
+// NoPCIDevicesWhy says why machine m cannot have the runner's virtio PCI devices (NIC, shares,
+// virtio console), "" if it can: amd64, and arm64 virt with GICv2.
+func NoPCIDevicesWhy(m Machine) string {
+	switch {
+	case !m.IsArm64():
+		return ""
+	case m.IsRPi():
+		return "the Raspberry Pi board drives no PCI"
+	case m.GIC == 3:
+		return "with GICv3 an MSI goes through the ITS, which the kernel does not drive yet"
+	}
+	return ""
 }

@@ -50,8 +50,9 @@ type Config struct {
 
 	// UARTConsole leaves the virtio console out: the program's output then takes COM1 and COM2
 	// as it did before there was one (300 KB/s, stdout and stderr not kept in order). For
-	// comparisons and for testing the kernel's fallback. arm64 has no virtio console yet: its
-	// output always takes the UART.
+	// comparisons and for testing the kernel's fallback. arm64 virt puts its output on the
+	// UART's records instead; so does every machine without virtio PCI devices
+	// (NoPCIDevicesWhy: virt with GICv3, the Raspberry Pis).
 	UARTConsole bool
 
 	Build BuildSpec // kernel import/entry overrides; GmposRoot (found if empty)
@@ -218,9 +219,9 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 	spec.Netstack = importsNet // also with -net none: loopback works without a NIC
 	var why string
 	res.Net, why = cfg.Net.Decide(importsNet, chain)
-	if arm && res.Net == NetUser { // -net auto: checkArm64Config refused the rest
-		logf("no network on arm64 yet: the program imports net, but the guest gets no NIC (loopback works)")
-		res.Net, why = NetNone, "arm64: no NIC yet"
+	if res.Net == NetUser && NoPCIDevicesWhy(cfg.Machine) != "" { // -net auto: checkArm64Config refused the rest
+		logf("no NIC on %s (%s): the program imports net, but the guest gets none (loopback works)", cfg.Machine.Machine, NoPCIDevicesWhy(cfg.Machine))
+		res.Net, why = NetNone, "no NIC on "+cfg.Machine.Machine
 	}
 	if cfg.Verbose {
 		stack := "; the network stack is not linked"
@@ -287,12 +288,13 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 			l.Close()
 		}
 	}()
-	if arm && cfg.Verbose {
-		logf("arm64 virt: stdout, stderr and the control channel share the one UART (no virtio console on arm64 yet)")
+	vcon := !cfg.UARTConsole && NoPCIDevicesWhy(cfg.Machine) == ""
+	if arm && cfg.Verbose && !vcon {
+		logf("%s: stdout, stderr and the control channel share the one UART (no virtio console)", cfg.Machine.Machine)
 	}
 	var conSock string
 	var conL net.Listener
-	if !cfg.UARTConsole && !arm {
+	if vcon {
 		if conSock, conL, err = consoleListener(sockDir); err != nil {
 			return nil, fmt.Errorf("creating the console socket: %v", err)
 		}
