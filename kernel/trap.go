@@ -36,6 +36,9 @@ func trap(f *arch.Frame) *arch.Frame {
 		if kind == arch.TrapSyscall {
 			return kernelSyscall(f)
 		}
+		if arch.SpuriousFault(f) {
+			return f // a descriptor stored just before, now seen by the walker: retry
+		}
 		kernelFault(f, "")
 	}
 	r := trapBKL(f, kind, n, cpu, t0)

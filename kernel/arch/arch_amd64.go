@@ -76,6 +76,8 @@ func FlushPage(va uintptr)      { amd64.FlushPage(va) }
 
 func FlushAll() { amd64.FlushAll() }
 
+func SpuriousFault(f *Frame) bool { return amd64.SpuriousFault(f) }
+
 func PrepareCPUs()                    { amd64.PrepareAPs() }
 func SetKernelPageTable(root uintptr) { amd64.SetKernelPageTable(root) }
 func StartCPUs(wait func(ns int64))   { amd64.StartCPUs(wait) }

@@ -76,6 +76,8 @@ func FlushPage(va uintptr)      { arm64.FlushPage(va) }
 
 func FlushAll() { arm64.FlushAll() }
 
+func SpuriousFault(f *Frame) bool { return arm64.SpuriousFault(f) }
+
 func PrepareCPUs()                    { arm64.PrepareCPUs() }
 func SetKernelPageTable(root uintptr) { arm64.SetKernelPageTable(root) }
 func StartCPUs(wait func(ns int64))   { arm64.StartCPUs(wait) }

@@ -78,6 +78,8 @@
 //
 //	SetPageTable(root), PageTable()   load / read the page-table root
 //	FlushPage(va), FlushAll()         this core's TLB: one page, all non-global entries
+//	SpuriousFault(f)                  a kernel-mode fault on a page just mapped that the walker
+//	                                  had not seen yet (arm64): retry, not report
 //
 // The page-table format itself belongs to kernel/mm (pte_<arch>.go).
 //

@@ -16,3 +16,9 @@ func FlushPage(va uintptr) { invlpg(va) }
 // FlushAll invalidates this core's non-global TLB entries by reloading CR3. User pages are never
 // global (kernel/mm), so this drops every user translation.
 func FlushAll() { writeCR3(readCR3()) }
+
+// SpuriousFault reports whether a kernel-mode fault is the walker lagging behind a descriptor
+// store (arm64 can take one: kernel/arch/arm64, mmu.go). Never on x86: a not-present entry is
+// never cached, and a store to a paging structure is seen by the next walk without a barrier
+// (SDM Vol. 3A §4.10.2.3, §4.10.4.3).
+func SpuriousFault(f *Frame) bool { return false }

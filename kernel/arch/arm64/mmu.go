@@ -24,3 +24,42 @@ func FlushPage(va uintptr) { tlbiVA(va) }
 // broadcast the invalidation to the inner-shareable domain (TLBI ...IS, D8.13.4), with no
 // interrupt at all; the IPI keeps one protocol for both architectures for now.
 func FlushAll() { tlbiAll() }
+
+// SpuriousFault reports whether the kernel-mode exception f is a translation fault on an address
+// that translates now, and if so makes the retry see it: the fault is then the walker's view
+// lagging behind a descriptor store, not a bug. On arm64 a store that makes a descriptor valid
+// reaches this core's walker only after a DSB, and its later instructions only after an ISB (ARM
+// ARM D8.2.6 and B2.3.12; kernel/mm pte_arm64.go, "TLB and barriers") — so the kernel writing to
+// a page it has just mapped may fault once. QEMU's TCG never shows it; a Cortex-A53 or A72 may.
+// Linux: is_spurious_el1_translation_fault. AT S1E1R/W asks the walker itself (D8.11.2), after
+// a DSB ISH; the ISB before the retry orders it. A fault that repeats at the same instruction
+// more than a few times is not spurious: the report then goes ahead. Trap context.
+func SpuriousFault(f *Frame) bool {
+	if f.Kind != kindSync || f.FromUser() {
+		return false
+	}
+	switch f.esrClass() {
+	case ecDAbortSame, ecIAbortSame:
+	default:
+		return false
+	}
+	if f.ESR&0x3c != fscTranslation {
+		return false
+	}
+	c := Current()
+	if c.spuriousPC == uintptr(f.ELR) {
+		c.spuriousN++
+	} else {
+		c.spuriousPC, c.spuriousN = uintptr(f.ELR), 1
+	}
+	if c.spuriousN > spuriousRetries {
+		c.spuriousPC, c.spuriousN = 0, 0
+		return false
+	}
+	dsb()
+	write := f.esrClass() == ecDAbortSame && f.ESR&(1<<6) != 0
+	return translates(uintptr(f.FAR), write)
+}
+
+// spuriousRetries bounds the retries of one instruction (SpuriousFault).
+const spuriousRetries = 4

@@ -40,6 +40,7 @@ func PFR0() uint64  { return readPFR0() }
 func dsb()
 func cleanToPoC(va uintptr)
 func dmbLoad()
+func translates(va uintptr, write bool) bool
 func sev()
 
 // CleanInvalidate writes back and invalidates the data cache over [va, va+n): for memory another

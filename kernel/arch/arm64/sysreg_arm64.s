@@ -241,3 +241,25 @@ civac:
 civacdone:
 	DSB	$15
 	RET
+
+// func translates(va uintptr, write bool) bool
+// AT S1E1R or S1E1W (D8.11.2: the stage 1 EL1 translation of va for a read or a write), then
+// PAR_EL1.F (bit 0) says whether it failed. DSB ISH and ISB after it: the retry that follows
+// must see the same descriptor.
+TEXT ·translates(SB),NOSPLIT|NOFRAME,$0-17
+	MOVD	va+0(FP), R0
+	MOVBU	write+8(FP), R1
+	CBNZ	R1, atw
+	WORD	$0xd5087800	// AT S1E1R, X0
+	B	atdone
+atw:
+	WORD	$0xd5087820	// AT S1E1W, X0
+atdone:
+	ISB	$15
+	MRS	PAR_EL1, R0
+	DSB	$11
+	ISB	$15
+	AND	$1, R0
+	EOR	$1, R0
+	MOVB	R0, ret+16(FP)
+	RET
