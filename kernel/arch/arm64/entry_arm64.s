@@ -131,6 +131,18 @@ gib1:
 	ADD	R4, R3
 	MOVD	R3, 24(R2)		// 3-4 GiB
 	DSB	$15
+	// The tables went straight to memory (MMU off: Device accesses); once the MMU is on the
+	// walker reads them through the caches, which may still hold stale lines of that memory —
+	// the firmware's, or speculative fills. Invalidate them to the point of coherency (Linux
+	// head.S does the same for its early tables: dcache_inval_poc).
+	MOVD	R1, R5
+	ADD	$(3*4096), R1, R6
+inval:
+	WORD	$0xd5087625		// DC IVAC, X5
+	ADD	$64, R5
+	CMP	R6, R5
+	BLO	inval
+	DSB	$15
 
 	MOVD	$const_mairValue, R3
 	MSR	R3, MAIR_EL1
