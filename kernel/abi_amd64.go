@@ -36,6 +36,9 @@ const (
 
 	// vdsoELF: the vDSO page is an ELF image the program may look up (AT_SYSINFO_EHDR).
 	vdsoELF = true
+	// vdsoSigreturn: no signal trampoline in the page (Go's handlers carry SA_RESTORER): vdso=0
+	// maps nothing.
+	vdsoSigreturn = false
 )
 
 // syscallArgs returns the system call number and arguments from a thread's frame. The number is

@@ -33,9 +33,13 @@ const (
 	// atHwcap2 is AT_HWCAP2 (include/uapi/linux/auxvec.h).
 	atHwcap2 = 26
 
-	// vdsoELF: arm64's vDSO page is not an ELF image yet, only __kernel_rt_sigreturn, where
-	// signal handlers return (Go sets no SA_RESTORER on arm64): mapped, never announced.
-	vdsoELF = false
+	// vdsoELF: the vDSO page is an ELF image the program may look up (AT_SYSINFO_EHDR): the
+	// runtime calls its __kernel_clock_gettime for every nanotime and time.Now.
+	vdsoELF = true
+	// vdsoSigreturn: the page also holds __kernel_rt_sigreturn, where signal handlers return
+	// (Go sets no SA_RESTORER on arm64: sigreturnTrampoline), so it is mapped even with vdso=0,
+	// which then only leaves AT_SYSINFO_EHDR out.
+	vdsoSigreturn = true
 )
 
 // Open flags whose values arm64 redefines (arch/arm64/include/uapi/asm/fcntl.h, over

@@ -231,7 +231,7 @@ func execLoad(ino vfs.Ino, img *elf.Image) (uintptr, bool) {
 		as.MapSpecial(execVvar, vdsoState.vvar, mm.PageSize, mm.PROT_READ) == mm.OK &&
 		as.MapSpecial(execVdso, vdsoState.text, mm.PageSize, mm.PROT_READ|mm.PROT_EXEC) == mm.OK &&
 		vdsoState.ehdr != 0 {
-		ehdr = execVdso // only an ELF vDSO is announced (arm64's page is just the signal trampoline)
+		ehdr = execVdso // not with vdso=0, which maps arm64's page only for its signal trampoline
 	}
 	var random [16]byte
 	randomBytes(&random)

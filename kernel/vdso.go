@@ -16,8 +16,9 @@ import (
 //
 // Both pages sit at fixed addresses above the initial stack (kernel/mm/doc.go, "Memory map"):
 // the vvar page, then the image one page higher — the image's code finds the clock at that
-// distance from itself. -kopt vdso=0 maps neither and passes no AT_SYSINFO_EHDR, so that every
-// clock read is a system call again, as Linux's vdso=0 does (for comparisons).
+// distance from itself. -kopt vdso=0 passes no AT_SYSINFO_EHDR, so that every clock read is a
+// system call again, as Linux's vdso=0 does (for comparisons); it maps neither page, except on
+// arm64, whose signal handlers still return through the image's __kernel_rt_sigreturn.
 const (
 	vvarAddr = 0x7fff_fff8_0000         // the clock page, read-only for the program
 	vdsoAddr = vvarAddr + vdso.PageSize // the image: AT_SYSINFO_EHDR
@@ -34,8 +35,8 @@ var vdsoState struct {
 // the program. Boot: after calibrateClock, before the first thread's stack (auxv) is built. A
 // failure costs only speed: the program then makes system calls, as with vdso=0.
 func vdsoInit() {
-	if cmd.noVDSO && vdsoELF || len(vdso.Image) == 0 {
-		return // vdso=0 (on arm64 the page still carries the signal trampoline: mapped anyway)
+	if cmd.noVDSO && !vdsoSigreturn || len(vdso.Image) == 0 {
+		return // vdso=0 (where the page carries the signal trampoline, it is mapped anyway)
 	}
 	if len(vdso.Image) > mm.PageSize || vdso.PageSize != mm.PageSize {
 		klog("vdso: the image does not fit a page; running without a vDSO")

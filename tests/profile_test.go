@@ -109,7 +109,6 @@ func logProfile(t *testing.T, b64 string) {
 // at least half of the program's samples, and show kernel work ("[kernel] write") above the
 // program frames that asked for it, and idle time.
 func TestGuestMachineProfile(t *testing.T) {
-	skipOnArm64(t, "no vDSO clock on arm64 yet: spin's time.Now calls are system calls, so the kernel, not main.spin, has the samples")
 	if native() {
 		t.Skip("a whole-machine profile is the guest's")
 	}

@@ -1,17 +1,19 @@
 //go:build ignore
 
-// mkvdso writes zvdso_amd64.go: the x86-64 vDSO, an ELF shared object of one page whose
-// functions read the clock without entering the kernel (doc.go says why and how it is used).
+// mkvdso writes zvdso_amd64.go and zvdso_arm64.go: the x86-64 and the arm64 vDSO, each an ELF
+// shared object of one page whose functions read the clock without entering the kernel (doc.go
+// says why and how it is used).
 //
-// The program is below, one instruction a line, in Intel syntax as golang.org/x/arch's x86asm
-// prints it, next to its hand-assembled encoding (Intel SDM Vol. 2). mkvdso lays it out,
-// fills in branch and data displacements, then decodes every instruction again with x86asm and
-// stops unless the decoder prints exactly the line that was written: the bytes mean what the
-// text says. It then wraps the code in an ELF file — the headers, the dynamic symbol table with
-// symbol versions, a SysV hash table — and writes the file as a Go string constant, with the
-// listing as a comment.
+// The x86-64 program is below, one instruction a line, in Intel syntax as golang.org/x/arch's
+// x86asm prints it, next to its hand-assembled encoding (Intel SDM Vol. 2); the arm64 program is
+// in mkvdso_arm64prog.go, in GNU syntax as arm64asm prints it, next to its 32-bit encoding (ARM
+// ARM C6). mkvdso lays each out, fills in branch and data displacements, then decodes every
+// instruction again and stops unless the decoder prints exactly the line that was written: the
+// bytes mean what the text says. It then wraps the code in an ELF file — the headers, the
+// dynamic symbol table with symbol versions, a SysV hash table — and writes the file as a Go
+// string constant, with the listing as a comment. Nothing is written unless both images build.
 //
-// Run: go generate ./kernel/vdso   (or, in kernel/vdso/: go run mkvdso.go)
+// Run: go generate ./kernel/vdso   (or, in kernel/vdso/: go run mkvdso.go mkvdso_arm64prog.go)
 package main
 
 import (
@@ -21,6 +23,7 @@ import (
 	"fmt"
 	"go/format"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -31,7 +34,8 @@ import (
 // addresses (vaddr 0 = the ELF header) a field at offset off of Data is at vvarBase+off.
 const vvarBase = -4096
 
-// vvarFields are the fields of vdso.Data the code reads, by the name the program uses.
+// vvarFields are the fields of vdso.Data the code reads, by the name the programs use (both
+// architectures: the page is the same).
 var vvarFields = []struct {
 	name string
 	off  int64
@@ -250,11 +254,11 @@ var program = []function{
 	)},
 }
 
-// placed is an assembled function.
+// placed is an assembled function, of either architecture.
 type placed struct {
-	function
-	off, size uint64
-	lines     []string // its listing
+	name, alias string // the symbol and its weak alias ("" for none)
+	off, size   uint64
+	lines       []string // its listing
 }
 
 // assemble lays the program out from address base (functions 16-byte aligned, INT3 between
@@ -281,7 +285,7 @@ func assemble(base uint64) ([]byte, []placed, error) {
 			pc += uint64(len(in.enc) + fieldSize(in.asm))
 		}
 		// Pass 2: bytes, then the decoder's opinion.
-		p := placed{function: f, off: start}
+		p := placed{name: f.name, alias: f.alias, off: start}
 		pc = start
 		p.lines = append(p.lines, f.name+":")
 		for _, in := range f.body {
@@ -396,9 +400,35 @@ func elfHash(name string) uint32 {
 //	.shstrtab, section headers
 const (
 	soname  = "linux-vdso.so.1" // what Linux's vDSO calls itself (DT_SONAME, the base version)
-	version = "LINUX_2.6"       // the version of every symbol
 	nbucket = 3                 // DT_HASH buckets: a few chains, to exercise them
 )
+
+// target is one architecture's vDSO: what differs between the two images. The rest — the ELF
+// layout, the hash table, the version definitions, the generated file — is shared.
+type target struct {
+	goarch    string      // the file written is zvdso_<goarch>.go
+	title     string      // the architecture, for the generated comments
+	machine   elf.Machine // e_machine
+	version   string      // the version of every symbol (Linux: the arch's vdso.lds.S)
+	prefix    string      // the symbols' prefix, left out of the generated constants' names
+	sigreturn string      // the signal-return trampoline's symbol, "" for none: SigreturnOffset
+	listing   string      // the listing's header comment: its decoder and syntax
+	assemble  func(base uint64) ([]byte, []placed, error)
+}
+
+// amd64 is the x86-64 vDSO: Linux's arch/x86/entry/vdso/vdso.lds.S exports __vdso_* at
+// LINUX_2.6, each with a weak alias.
+var amd64 = target{
+	goarch:  "amd64",
+	title:   "x86-64",
+	machine: elf.EM_X86_64,
+	version: "LINUX_2.6",
+	prefix:  "__vdso_",
+	listing: `// Listing of the code, decoded by golang.org/x/arch/x86/x86asm (Intel syntax), with
+// mkvdso.go's notes. Addresses are offsets into Image; vvar.* are the fields of the page
+// below it.`,
+	assemble: assemble,
+}
 
 // Section indexes.
 const (
@@ -451,11 +481,13 @@ type sym struct {
 	size  uint64
 }
 
-func build() ([]byte, []placed, error) {
-	// The symbols: the null symbol, every __vdso_ function (global), then the aliases (weak).
+// build assembles t's program and wraps it in the ELF file: the file and the functions in it.
+func build(t target) ([]byte, []placed, error) {
+	// The symbols: the null symbol, every function (global), then the aliases (weak), if any.
 	dynstr := newStrtab()
 	soOff := dynstr.add(soname)
-	verOff := dynstr.add(version)
+	verOff := dynstr.add(t.version)
+	nsyms := 0
 
 	// Everything before .text has a size that does not depend on the code, so lay it out first
 	// with placeholder symbols, assemble at the resulting .text address, then write for real.
@@ -465,8 +497,11 @@ func build() ([]byte, []placed, error) {
 			syms = append(syms, sym{f.name, elf.STB_GLOBAL, f.off, f.size})
 		}
 		for _, f := range fns {
-			syms = append(syms, sym{f.alias, elf.STB_WEAK, f.off, f.size})
+			if f.alias != "" {
+				syms = append(syms, sym{f.alias, elf.STB_WEAK, f.off, f.size})
+			}
 		}
+		nsyms = len(syms)
 		for _, s := range syms {
 			dynstr.add(s.name)
 		}
@@ -500,7 +535,7 @@ func build() ([]byte, []placed, error) {
 		b.Write(dynstr.b)
 
 		// .gnu.version: one half-word per symbol, the index of its version definition: 0 (local)
-		// for the null symbol, 2 (LINUX_2.6) for the others.
+		// for the null symbol, 2 (t.version) for the others.
 		sh[shVersym] = elf.Section64{Type: uint32(elf.SHT_GNU_VERSYM), Flags: uint64(elf.SHF_ALLOC), Addr: b.align(2), Link: shDynsym, Addralign: 2, Entsize: 2}
 		for i := range syms {
 			b.put(uint16(min(i, 1) * 2))
@@ -508,14 +543,14 @@ func build() ([]byte, []placed, error) {
 
 		// .gnu.version_d: two Elf64_Verdef, each with one Elf64_Verdaux (LSB 3.2, "Symbol
 		// Versioning"): index 1, the file itself (VER_FLG_BASE, named by the soname), and index
-		// 2, LINUX_2.6.
+		// 2, t.version.
 		sh[shVerdef] = elf.Section64{Type: uint32(elf.SHT_GNU_VERDEF), Flags: uint64(elf.SHF_ALLOC), Addr: b.align(4), Link: shDynstr, Info: 2, Addralign: 4}
 		const verFlgBase = 1
 		for i, d := range []struct {
 			flags uint16
 			name  string
 			off   uint32
-		}{{verFlgBase, soname, soOff}, {0, version, verOff}} {
+		}{{verFlgBase, soname, soOff}, {0, t.version, verOff}} {
 			next := uint32(20 + 8)
 			if i == 1 {
 				next = 0
@@ -549,12 +584,12 @@ func build() ([]byte, []placed, error) {
 
 	// Dry run: where .text starts. The names are known already, so the string table and every
 	// size before .text are final.
-	_, fns, err := assemble(0)
+	_, fns, err := t.assemble(0)
 	if err != nil {
 		return nil, nil, err
 	}
 	_, _, textAddr := layout(nil, fns)
-	code, fns, err := assemble(textAddr)
+	code, fns, err := t.assemble(textAddr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -568,9 +603,9 @@ func build() ([]byte, []placed, error) {
 	}
 	sh[shText].Size = uint64(len(code))
 	sh[shHash].Size = sh[shDynsym].Addr - sh[shHash].Addr
-	sh[shDynsym].Size = 24 * uint64(1+2*len(fns))
+	sh[shDynsym].Size = 24 * uint64(nsyms)
 	sh[shDynstr].Size = uint64(len(dynstr.b))
-	sh[shVersym].Size = 2 * uint64(1+2*len(fns))
+	sh[shVersym].Size = 2 * uint64(nsyms)
 	sh[shVerdef].Size = 2 * 28
 	sh[shDynamic].Size = 10 * 16
 
@@ -590,7 +625,7 @@ func build() ([]byte, []placed, error) {
 	hdr.put(elf.Header64{
 		Ident:     [16]byte{0x7f, 'E', 'L', 'F', byte(elf.ELFCLASS64), byte(elf.ELFDATA2LSB), byte(elf.EV_CURRENT), byte(elf.ELFOSABI_NONE)},
 		Type:      uint16(elf.ET_DYN),
-		Machine:   uint16(elf.EM_X86_64),
+		Machine:   uint16(t.machine),
 		Version:   uint32(elf.EV_CURRENT),
 		Phoff:     64,
 		Shoff:     shoff,
@@ -622,15 +657,16 @@ func camel(s string) string {
 	return b.String()
 }
 
-func main() {
-	img, fns, err := build()
+// generate returns zvdso_<arch>.go for t: the image as a string constant, the functions' offsets
+// and sizes, the vvar offsets the code was assembled with, and the listing.
+func generate(t target) ([]byte, error) {
+	img, fns, err := build(t)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "mkvdso:", err)
-		os.Exit(1)
+		return nil, fmt.Errorf("%s: %v", t.goarch, err)
 	}
 	var g bytes.Buffer
 	fmt.Fprintf(&g, "// Code generated by mkvdso.go; DO NOT EDIT.\n\npackage vdso\n\n")
-	fmt.Fprintf(&g, "// Image is the x86-64 vDSO, %d bytes: an ELF shared object for the kernel to map at a page\n", len(img))
+	fmt.Fprintf(&g, "// Image is the %s vDSO, %d bytes: an ELF shared object for the kernel to map at a page\n", t.title, len(img))
 	fmt.Fprintf(&g, "// boundary, read-only and executable, one page above the vvar page (doc.go).\n")
 	fmt.Fprintf(&g, "const Image = \"\" +\n")
 	for i := 0; i < len(img); i += 16 {
@@ -647,36 +683,63 @@ func main() {
 	fmt.Fprintf(&g, "\n// The functions, as offsets into Image and sizes (the symbol table says the same).\n")
 	fmt.Fprintf(&g, "const (\n")
 	sort.SliceStable(fns, func(i, j int) bool { return fns[i].off < fns[j].off })
+	sigreturn := ""
 	for _, f := range fns {
-		id := camel(f.alias)
+		id := camel(strings.TrimPrefix(f.name, t.prefix))
 		fmt.Fprintf(&g, "\toff%s = %#x\n\tsize%s = %d\n", id, f.off, id, f.size)
+		if f.name == t.sigreturn {
+			sigreturn = "off" + id
+		}
 	}
-	fmt.Fprintf(&g, ")\n\n// The offsets of Data's fields the code was assembled with (TestVVarLayout checks them).\nconst (\n")
+	fmt.Fprintf(&g, ")\n\n")
+	if t.sigreturn != "" {
+		if sigreturn == "" {
+			return nil, fmt.Errorf("%s: no function %s", t.goarch, t.sigreturn)
+		}
+		// The kernel finds the trampoline by this constant, kept in step with the symbol table.
+		fmt.Fprintf(&g, "// SigreturnOffset is %s's offset in Image: the return address the kernel\n", t.sigreturn)
+		fmt.Fprintf(&g, "// gives a signal handler installed without SA_RESTORER (kernel/abi_%s.go).\n", t.goarch)
+		fmt.Fprintf(&g, "const SigreturnOffset = %s\n\n", sigreturn)
+	}
+	fmt.Fprintf(&g, "// The offsets of Data's fields the code was assembled with (TestVVarLayout checks them).\nconst (\n")
 	for _, v := range vvarFields {
 		id := camel(strings.TrimPrefix(v.name, "vvar."))
 		fmt.Fprintf(&g, "\tasm%s = %d\n", id, v.off)
 	}
-	fmt.Fprintf(&g, ")\n\n// Listing of the code, decoded by golang.org/x/arch/x86/x86asm (Intel syntax), with\n")
-	fmt.Fprintf(&g, "// mkvdso.go's notes. Addresses are offsets into Image; vvar.* are the fields of the page\n")
-	fmt.Fprintf(&g, "// below it.\n//\n")
+	fmt.Fprintf(&g, ")\n\n%s\n//\n", t.listing)
 	for _, f := range fns {
 		for _, l := range f.lines {
 			fmt.Fprintf(&g, "//\t%s\n", l)
 		}
 		fmt.Fprintf(&g, "//\n")
 	}
-
 	src, err := format.Source(g.Bytes())
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "mkvdso: gofmt:", err)
-		os.Exit(1)
+		return nil, fmt.Errorf("%s: gofmt: %v", t.goarch, err)
 	}
-	out := "zvdso_amd64.go"
-	if len(os.Args) > 2 && os.Args[1] == "-o" {
-		out = os.Args[2]
+	return src, nil
+}
+
+// main writes zvdso_amd64.go and zvdso_arm64.go into the current directory, or into DIR with
+// -dir DIR (TestGenerated compares the two). Either both files are written or neither.
+func main() {
+	dir := "."
+	if len(os.Args) > 2 && os.Args[1] == "-dir" {
+		dir = os.Args[2]
 	}
-	if err := os.WriteFile(out, src, 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "mkvdso:", err)
-		os.Exit(1)
+	var files [][]byte
+	for _, t := range []target{amd64, arm64} {
+		src, err := generate(t)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "mkvdso:", err)
+			os.Exit(1)
+		}
+		files = append(files, src)
+	}
+	for i, t := range []target{amd64, arm64} {
+		if err := os.WriteFile(filepath.Join(dir, "zvdso_"+t.goarch+".go"), files[i], 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "mkvdso:", err)
+			os.Exit(1)
+		}
 	}
 }

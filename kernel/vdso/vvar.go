@@ -18,7 +18,8 @@ const (
 	// ModeSyscall: no. Every function makes the system call it stands for. The page starts this
 	// way (a zero frame), so a vDSO mapped before the kernel publishes a clock is still right.
 	ModeSyscall = 0
-	// ModeCounter: yes, from the CPU's cycle counter (x86: the TSC) and the fields below.
+	// ModeCounter: yes, from the CPU's cycle counter (x86: the TSC; arm64: CNTVCT_EL0) and the
+	// fields below.
 	ModeCounter = 1
 )
 
@@ -60,7 +61,8 @@ func (c *Clock) Realtime(cycles uint64) int64 { return c.RealBase + c.Monotonic(
 // counter becomes odd, the fields change, the counter becomes even again. A reader that saw an
 // even counter, read the fields and then finds the same counter knows that no write overlapped
 // its reads; otherwise it reads again. The stores are atomic, and so never reordered with one
-// another by the compiler or (x86 stores are ordered anyway) the CPU. One writer at a time: the
+// another by the compiler or the CPU (x86 stores are ordered anyway; on arm64 Go's atomic store
+// is a store-release, STLR, which no earlier access may pass). One writer at a time: the
 // kernel calls it with the BKL held, or at boot. Trap-context safe: no allocation.
 func (d *Data) Publish(c *Clock) {
 	s := atomic.LoadUint32(&d.seq)

@@ -38,7 +38,7 @@ func getAuxv() []uintptr
 //go:linkname nanotime runtime.nanotime
 func nanotime() int64
 
-// call2 calls the C function at fn with two arguments (call_amd64.s).
+// call2 calls the C function at fn with two arguments (call_amd64.s, call_arm64.s).
 func call2(fn, a0, a1 uintptr) uintptr
 
 type timespec struct{ sec, nsec int64 }
@@ -62,6 +62,10 @@ func syscallCount(nr int) uint64 {
 	}
 	return counts[nr]
 }
+
+// prefix is the vDSO symbols' prefix: Linux's x86-64 vDSO exports __vdso_clock_gettime, its
+// arm64 one __kernel_clock_gettime (and no time function).
+var prefix = map[string]string{"amd64": "__vdso_", "arm64": "__kernel_"}[runtime.GOARCH]
 
 // addr turns an address the kernel gave into a pointer (the double conversion tells go vet the
 // integer is not a Go heap address).
@@ -157,7 +161,7 @@ func inspect(ehdr uintptr) map[string]uintptr {
 	syms := map[string]uintptr{}
 	var names []string
 	for _, s := range dyn {
-		if strings.HasPrefix(s.Name, "__vdso_") {
+		if strings.HasPrefix(s.Name, prefix) {
 			names = append(names, s.Name+"@"+s.Version)
 			syms[s.Name] = ehdr + uintptr(s.Value)
 		}
@@ -180,18 +184,23 @@ func faults(at uintptr) (faulted bool) {
 // asks: the fallbacks to the system call, clock_getres, gettimeofday, time.
 func callDirectly(syms map[string]uintptr) {
 	ts := &out[0]
-	r := int64(call2(syms["__vdso_clock_gettime"], clockProcessCputime, uintptr(unsafe.Pointer(ts))))
-	bad := int64(call2(syms["__vdso_clock_gettime"], 100, uintptr(unsafe.Pointer(ts))))
+	r := int64(call2(syms[prefix+"clock_gettime"], clockProcessCputime, uintptr(unsafe.Pointer(ts))))
+	bad := int64(call2(syms[prefix+"clock_gettime"], 100, uintptr(unsafe.Pointer(ts))))
 	res, want := &out[1], &out[3]
-	call2(syms["__vdso_clock_getres"], clockRealtimeCoarse, uintptr(unsafe.Pointer(res)))
+	call2(syms[prefix+"clock_getres"], clockRealtimeCoarse, uintptr(unsafe.Pointer(res)))
 	syscall.RawSyscall(syscall.SYS_CLOCK_GETRES, clockRealtimeCoarse, uintptr(unsafe.Pointer(want)), 0)
 	fmt.Printf("fallback: process-cputime %d bad-id %d\n", r, bad)
 	fmt.Printf("clock_getres(REALTIME_COARSE) = the system call's: %v\n", *res == *want && res.nsec > 1)
 
 	tv := &out[2]
 	t0 := time.Now().Unix()
-	call2(syms["__vdso_gettimeofday"], uintptr(unsafe.Pointer(tv)), 0)
-	secs := int64(call2(syms["__vdso_time"], 0, 0))
+	call2(syms[prefix+"gettimeofday"], uintptr(unsafe.Pointer(tv)), 0)
+	if syms[prefix+"time"] == 0 { // arm64
+		t1 := time.Now().Unix()
+		fmt.Printf("gettimeofday agrees with time.Now: %v\n", tv.sec >= t0 && tv.sec <= t1 && tv.nsec < 1e6)
+		return
+	}
+	secs := int64(call2(syms[prefix+"time"], 0, 0))
 	t1 := time.Now().Unix()
 	fmt.Printf("gettimeofday and time agree with time.Now: %v\n", tv.sec >= t0 && tv.sec <= t1 && secs >= t0 && secs <= t1 && tv.nsec < 1e6)
 }
