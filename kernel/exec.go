@@ -203,6 +203,9 @@ func execLoad(ino vfs.Ino, img *elf.Image) (uintptr, bool) {
 		}
 		if s.Filesz > 0 {
 			vfs.Read(ino, int64(s.Off), userBytes(uintptr(s.Vaddr), uintptr(s.Filesz)))
+			if s.Flags&elf.PF_X != 0 {
+				arch.SyncICache(uintptr(s.Vaddr), uintptr(s.Filesz)) // code written by data stores
+			}
 		}
 		prot := uint32(0)
 		if s.Flags&elf.PF_R != 0 {

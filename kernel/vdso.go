@@ -4,6 +4,7 @@
 package kernel
 
 import (
+	"gmpos/kernel/arch"
 	"gmpos/kernel/mm"
 	"gmpos/kernel/vdso"
 )
@@ -49,6 +50,7 @@ func vdsoInit() {
 		return
 	}
 	copy(mm.FrameBytes(text)[:], vdso.Image)
+	arch.SyncICache(mm.PhysToVirt(text), uintptr(len(vdso.Image))) // code written by data stores
 	vdsoState.vvar, vdsoState.text = vvar, text
 	vdsoPublish()
 	if mm.Space.MapSpecial(vvarAddr, vvar, mm.PageSize, mm.PROT_READ) != mm.OK ||

@@ -78,6 +78,8 @@ func FlushAll() { amd64.FlushAll() }
 
 func SpuriousFault(f *Frame) bool { return amd64.SpuriousFault(f) }
 
+func SyncICache(va, n uintptr) { amd64.SyncICache(va, n) }
+
 func PrepareCPUs()                    { amd64.PrepareAPs() }
 func SetKernelPageTable(root uintptr) { amd64.SetKernelPageTable(root) }
 func StartCPUs(wait func(ns int64))   { amd64.StartCPUs(wait) }

@@ -78,6 +78,8 @@ func FlushAll() { arm64.FlushAll() }
 
 func SpuriousFault(f *Frame) bool { return arm64.SpuriousFault(f) }
 
+func SyncICache(va, n uintptr) { arm64.SyncICache(va, n) }
+
 func PrepareCPUs()                    { arm64.PrepareCPUs() }
 func SetKernelPageTable(root uintptr) { arm64.SetKernelPageTable(root) }
 func StartCPUs(wait func(ns int64))   { arm64.StartCPUs(wait) }

@@ -80,6 +80,8 @@
 //	FlushPage(va), FlushAll()         this core's TLB: one page, all non-global entries
 //	SpuriousFault(f)                  a kernel-mode fault on a page just mapped that the walker
 //	                                  had not seen yet (arm64): retry, not report
+//	SyncICache(va, n)                 code the kernel stored becomes visible to instruction
+//	                                  fetch (arm64: cache maintenance; x86: nothing)
 //
 // The page-table format itself belongs to kernel/mm (pte_<arch>.go).
 //

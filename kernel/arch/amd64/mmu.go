@@ -22,3 +22,8 @@ func FlushAll() { writeCR3(readCR3()) }
 // never cached, and a store to a paging structure is seen by the next walk without a barrier
 // (SDM Vol. 3A §4.10.2.3, §4.10.4.3).
 func SpuriousFault(f *Frame) bool { return false }
+
+// SyncICache makes stored code visible to instruction fetch: nothing to do on x86, whose
+// instruction fetch snoops stores (SDM Vol. 3A §11.6, "Self-modifying code"); a jump to the code
+// — a return to user mode — is enough.
+func SyncICache(va, n uintptr) {}

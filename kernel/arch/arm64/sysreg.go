@@ -46,3 +46,7 @@ func sev()
 // CleanInvalidate writes back and invalidates the data cache over [va, va+n): for memory another
 // bus master reads or writes (sysreg_arm64.s).
 func CleanInvalidate(va, n uintptr)
+
+// SyncICache makes code the kernel stored at [va, va+n) visible to instruction fetch on every
+// core (sysreg_arm64.s).
+func SyncICache(va, n uintptr)

@@ -263,3 +263,28 @@ atdone:
 	EOR	$1, R0
 	MOVB	R0, ret+16(FP)
 	RET
+
+// func SyncICache(va, n uintptr)
+// Make code the kernel just stored at [va, va+n) visible to instruction fetch (ARM ARM B2.4.4,
+// "Concurrent modification and execution of instructions"; D7.5.9): DC CVAU writes each data
+// line to the point of unification, DSB ISH waits for it, IC IALLUIS drops every core's
+// instruction cache (not IVAU by this VA: the Cortex-A53's VIPT I-cache may hold the code under
+// another alias, and exec is rare), DSB ISH and ISB make the next fetches see the new code.
+// Lines of 64 bytes, the Cortex-A53's and A72's (CTR_EL0.DminLine would say).
+TEXT ·SyncICache(SB),NOSPLIT|NOFRAME,$0-16
+	MOVD	va+0(FP), R0
+	MOVD	n+8(FP), R1
+	ADD	R0, R1
+	AND	$~63, R0
+cvau:
+	CMP	R1, R0
+	BHS	cvaudone
+	WORD	$0xd50b7b20	// DC CVAU, X0
+	ADD	$64, R0
+	B	cvau
+cvaudone:
+	DSB	$11
+	WORD	$0xd508711f	// IC IALLUIS
+	DSB	$11
+	ISB	$15
+	RET
