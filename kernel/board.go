@@ -70,9 +70,11 @@ type Board interface {
 	// does nothing (such a line is masked at its device), a GIC unmasks the SPI a GICv2m frame
 	// raises for it. Valid after InitIRQ.
 	MSILines() (first, n int)
-	// MSIMessage is the address and data a device must write to raise MSI line, delivered to the
-	// boot core. ok false: not an MSI line, or the boot core cannot be addressed by a message.
-	MSIMessage(line int) (addr uint64, data uint32, ok bool)
+	// MSIMessage is the address and data the PCI function with requester ID requester
+	// (bus<<8 | device<<3 | function) must write to raise MSI line, delivered to the boot core.
+	// The PC and a GICv2m need no requester ID; a GICv3 ITS translates by it. ok false: not an
+	// MSI line, or the boot core cannot be addressed by a message. Boot.
+	MSIMessage(line int, requester uint16) (addr uint64, data uint32, ok bool)
 	// The board's test interrupt source: a device a program can make interrupt, to test the
 	// interrupt path end to end (the PC's RTC periodic interrupt). TestIRQ is its line;
 	// StartTestIRQ starts it at about hz and returns the real rate; AckTestIRQ acknowledges one

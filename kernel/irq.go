@@ -58,15 +58,15 @@ func irqLineExists(line int) bool {
 // with the end of interrupt after it; masking is the driver's business, at the device.
 
 // irqAllocMSI takes the lowest free MSI line, installs h for it and returns the line and the
-// message that raises it. Boot only. false: no MSI line is free, or the board cannot address the
+// message that the PCI function with requester ID requester writes to raise it. Boot only. false: no MSI line is free, or the board cannot address the
 // boot core with a message.
-func irqAllocMSI(name string, h irqHandler) (line int, addr uint64, data uint32, ok bool) {
+func irqAllocMSI(name string, requester uint16, h irqHandler) (line int, addr uint64, data uint32, ok bool) {
 	first, n := board.MSILines()
 	for line = first; line < first+n && line < len(irqTable); line++ {
 		if irqTable[line].handler != nil {
 			continue
 		}
-		if addr, data, ok = board.MSIMessage(line); !ok || !irqRegister(line, name, h) {
+		if addr, data, ok = board.MSIMessage(line, requester); !ok || !irqRegister(line, name, h) {
 			return -1, 0, 0, false
 		}
 		return line, addr, data, true

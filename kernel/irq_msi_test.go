@@ -16,17 +16,17 @@ func TestIrqAllocMSI(t *testing.T) {
 	}
 	h := func(line, cpu int) {}
 	for i := 0; i < n; i++ {
-		line, addr, data, ok := irqAllocMSI("t", h)
-		wa, wd, wok := board.MSIMessage(first + i)
+		line, addr, data, ok := irqAllocMSI("t", 0x08, h)
+		wa, wd, wok := board.MSIMessage(first+i, 0x08)
 		if !ok || line != first+i || !wok || addr != wa || data != wd || irqTable[line].name != "t" {
 			t.Fatalf("allocation %d: line %d message %#x/%#x ok %v", i, line, addr, data, ok)
 		}
 	}
-	if line, _, _, ok := irqAllocMSI("t", h); ok {
+	if line, _, _, ok := irqAllocMSI("t", 0x08, h); ok {
 		t.Errorf("line %d allocated with every MSI line taken", line)
 	}
 	irqTable[first+1].handler = nil
-	if line, _, _, ok := irqAllocMSI("t", h); !ok || line != first+1 {
+	if line, _, _, ok := irqAllocMSI("t", 0x08, h); !ok || line != first+1 {
 		t.Errorf("freed line: got %d %v", line, ok)
 	}
 	if irqRegister(first+1, "t", h) || irqRegister(first+n, "t", h) || irqRegister(-1, "t", h) {

@@ -91,7 +91,8 @@ func (d *pciDev) msix(name string, h irqHandler) (int, string) {
 	if !ok || m.TableBAR >= len(d.bars) || !m.TableFits(d.bars[m.TableBAR]) {
 		return -1, "no usable MSI-X capability"
 	}
-	line, addr, data, ok := irqAllocMSI(name, h)
+	a := d.fn.A
+	line, addr, data, ok := irqAllocMSI(name, uint16(a.Bus)<<8|uint16(a.Dev)<<3|uint16(a.Fn), h)
 	if !ok {
 		return -1, "no free MSI line"
 	}

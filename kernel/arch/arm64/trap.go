@@ -36,7 +36,7 @@ func trap(f *Frame) *Frame {
 	if f.Kind == kindIRQ && f.IntID == intidLocal { // the BCM2836's: named here, not in the entry
 		f.IntID = localAcknowledge(Current())
 	}
-	if f.Kind == kindIRQ && f.IntID&intidMask == intidTimer {
+	if f.Kind == kindIRQ && f.intid() == intidTimer {
 		stopTimer()
 	}
 	nf := kernelTrap(f)

@@ -86,13 +86,23 @@ const (
 	intidTimer = 27 // the EL1 virtual timer's PPI (Arm Server Base System Architecture, §"PPI assignments")
 	intidSPI   = 32 // SPI n, the board's line n, is INTID 32+n
 	intidSpur  = 1023
-	intidMask  = 0x3ff // the INTID field of an acknowledge value (GICv2 adds the SGI source CPU above it)
+	intidMask  = 0x3ff     // the INTID field of a GICv2 acknowledge value (the SGI source CPU is above it)
+	intidMask3 = 0xff_ffff // GICv3's: 24 bits (ICC_IAR1_EL1.INTID, IHI 0069 §12.11.12)
+	intidLPI   = 8192      // the first LPI (GICv3 §2.2.1): message interrupts through the ITS
 
 	// MaxIRQLines bounds the device interrupt lines the kernel's tables keep (SPIs 0..MaxIRQLines-1).
 	MaxIRQLines = 128
 )
 
 func (f *Frame) esrClass() uint64 { return f.ESR >> 26 & 0x3f }
+
+// intid is the INTID of the interrupt f acknowledged, without GICv2's source-CPU bits.
+func (f *Frame) intid() uint64 {
+	if gic.v3 {
+		return f.IntID & intidMask3
+	}
+	return f.IntID & intidMask
+}
 
 // Trap classifies the entry. A system call is SVC from EL0; every other synchronous exception
 // is a fault. An interrupt's INTID was read from the GIC's acknowledge register by the entry.
@@ -104,8 +114,10 @@ func (f *Frame) Trap() (TrapKind, int) {
 		}
 		return TrapFault, 0
 	case kindIRQ:
-		id := f.IntID & intidMask
+		id := f.intid()
 		switch {
+		case id >= intidLPI && id < intidLPI+uint64(lpi.n):
+			return TrapIRQ, lpi.first + int(id-intidLPI)
 		case id == intidTimer:
 			return TrapTimer, 0
 		case id == sgiWake:
@@ -195,7 +207,7 @@ func (f *Frame) Describe() (uint64, string) {
 		}
 		return ec, "exception"
 	case kindIRQ:
-		return 0x100 + f.IntID&intidMask, "interrupt"
+		return 0x100 + f.intid(), "interrupt"
 	case kindFIQ:
 		return 0x200, "FIQ"
 	}

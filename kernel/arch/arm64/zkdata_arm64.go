@@ -18,6 +18,7 @@ func KernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&gic)), unsafe.Sizeof(gic))
 	add(uintptr(unsafe.Pointer(&kernelRoot)), unsafe.Sizeof(kernelRoot))
 	add(uintptr(unsafe.Pointer(&local)), unsafe.Sizeof(local))
+	add(uintptr(unsafe.Pointer(&lpi)), unsafe.Sizeof(lpi))
 	add(uintptr(unsafe.Pointer(&ncpuDT)), unsafe.Sizeof(ncpuDT))
 	add(uintptr(unsafe.Pointer(&online)), unsafe.Sizeof(online))
 	add(uintptr(unsafe.Pointer(&overflowStacks)), unsafe.Sizeof(overflowStacks))

@@ -39,8 +39,9 @@ func (b *Board) msiLine(line int) bool {
 // MSIMessage returns the message a device must write to raise MSI line: address and data for
 // an MSI-X table entry (or the MSI capability). false: not an MSI line, or the boot core's APIC
 // ID does not fit the message's 8 bits (x2APIC IDs need interrupt remapping, which the kernel
-// does not set up). Boot (after the local APIC is up) or BKL.
-func (b *Board) MSIMessage(line int) (addr uint64, data uint32, ok bool) {
+// does not set up). The local APIC does not care who writes: requester is not used. Boot
+// (after the local APIC is up) or BKL.
+func (b *Board) MSIMessage(line int, requester uint16) (addr uint64, data uint32, ok bool) {
 	if !b.msiLine(line) {
 		return 0, 0, false
 	}

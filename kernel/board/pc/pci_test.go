@@ -123,12 +123,12 @@ func TestMSI(t *testing.T) {
 	if first != 24 || n != amd64.MaxIRQLines-24 {
 		t.Fatalf("MSI lines %d+%d", first, n)
 	}
-	addr, data, ok := b.MSIMessage(first + 1)
+	addr, data, ok := b.MSIMessage(first+1, 0x08)
 	if !ok || addr != 0xfee00000|uint64(amd64.APICID(0))<<12 || data != uint32(amd64.IRQVector(first+1)) || data != 0x30+25 {
 		t.Errorf("message %#x %#x %v", addr, data, ok)
 	}
 	for _, l := range []int{-1, 23, first + n} {
-		if _, _, ok := b.MSIMessage(l); ok {
+		if _, _, ok := b.MSIMessage(l, 0x08); ok {
 			t.Errorf("line %d has an MSI message", l)
 		}
 	}

@@ -13,7 +13,9 @@ func (b *Board) WallClock() int64 { return 0 }
 func (b *Board) MSILines() (first, n int) { return 0, 0 }
 
 // MSIMessage: no line is an MSI line.
-func (b *Board) MSIMessage(line int) (addr uint64, data uint32, ok bool) { return 0, 0, false }
+func (b *Board) MSIMessage(line int, requester uint16) (addr uint64, data uint32, ok bool) {
+	return 0, 0, false
+}
 
 // TestIRQ is -1: no device here interrupts at a chosen rate that the board could offer the
 // kernel's interrupt self-test (the BCM2835 system timer could; not driven yet).

@@ -32,7 +32,8 @@ type Board struct {
 	pcie    pcieInfo       // the ECAM host bridge (pci.go)
 	con     reccon.Console // the PL011 and its channels (console.go)
 	ecam    pci.ECAM       // the window PCIConfig mapped; PCIConfig hands out a pointer to it
-	msi     msiInfo        // the GICv2m frame's lines (msi.go), set by InitIRQ
+	msi     msiInfo        // the GICv2m frame's or the ITS's lines (msi.go), set by InitIRQ
+	its     itsState       // the ITS (its_arm64.go)
 }
 
 // Limits of what the board keeps from the device tree.

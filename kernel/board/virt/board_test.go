@@ -339,10 +339,10 @@ func TestV2MTyper(t *testing.T) {
 	}
 	var b Board
 	b.gic.v2m, b.msi = 0x0802_0000, msiInfo{first: 48, n: 64}
-	if addr, data, ok := b.MSIMessage(50); !ok || addr != 0x0802_0040 || data != 82 {
+	if addr, data, ok := b.MSIMessage(50, 0x08); !ok || addr != 0x0802_0040 || data != 82 {
 		t.Errorf("MSIMessage(50) = %#x, %d, %v", addr, data, ok)
 	}
-	if _, _, ok := b.MSIMessage(47); ok {
+	if _, _, ok := b.MSIMessage(47, 0x08); ok {
 		t.Error("a wired line is an MSI line")
 	}
 }

@@ -19,7 +19,8 @@ import (
 //	/psci                method "hvc" | "smc"                                  → PSCIMethod
 //	/intc@*              "arm,cortex-a15-gic" (GICv2: reg distributor, CPU interface) or
 //	                     "arm,gic-v3" (reg distributor, redistributor region)  → gic_arm64.go
-//	/intc@*/v2m@*        "arm,gic-v2m-frame": reg, in the GIC node's cells (GICv2 only) → msi.go
+//	/intc@*/v2m@*        "arm,gic-v2m-frame": reg, in the GIC node's cells (GICv2)  → msi.go
+//	/intc@*/its@*        "arm,gic-v3-its": reg, in the GIC node's cells (GICv3)      → its.go
 //	/pl011@*             "arm,pl011": reg, interrupts (the console, console.go)
 //	/pl031@*             "arm,pl031": reg (the wall clock, clock.go)
 //	/pcie@*              "pci-host-ecam-generic": reg (ECAM), bus-range, ranges (pci.go)
@@ -47,6 +48,7 @@ type gicInfo struct {
 	dist, distLen uintptr // the distributor
 	cpu, cpuLen   uintptr // GICv2: the CPU interface; GICv3: the redistributors to map
 	v2m           uintptr // GICv2m MSI frame (msi.go), 0 if none
+	its           uintptr // GICv3 ITS (its.go), 0 if none
 }
 
 // GIC register frames (GICv3 architecture specification, IHI 0069, §12.10: each
@@ -163,7 +165,9 @@ func (b *Board) readTree(t *fdt.Tree) (why string) {
 	}
 
 	if b.gic.version == 2 {
-		b.gic.v2m = v2mFrame(t, gic)
+		b.gic.v2m = gicChild(t, gic, "arm,gic-v2m-frame", 0x1000)
+	} else {
+		b.gic.its = gicChild(t, gic, "arm,gic-v3-its", itsFrameSize)
 	}
 
 	b.readConsole(t, root, gic, ac, sc)
@@ -335,21 +339,22 @@ func isU32(v []byte, want uint32) bool {
 	return ok && c == want
 }
 
-// v2mFrame returns the first GICv2m frame under the GIC node gic (Linux bindings:
-// arm,gic.yaml, "v2m" children), its reg in the GIC node's own #address-cells/#size-cells;
-// 0 if there is none or its reg does not read.
-func v2mFrame(t *fdt.Tree, gic fdt.Node) uintptr {
+// gicChild returns the first child of the GIC node gic compatible with compat whose reg — in
+// the GIC node's own #address-cells/#size-cells — spans at least min bytes below the early map's
+// device end: the GICv2m frame ("arm,gic-v2m-frame") or the ITS ("arm,gic-v3-its"; Linux
+// bindings arm,gic.yaml and arm,gic-v3.yaml). 0 if there is none or its reg does not read.
+func gicChild(t *fdt.Tree, gic fdt.Node, compat string, min uint64) uintptr {
 	ac, ok1 := t.AddressCells(gic)
 	sc, ok2 := t.SizeCells(gic)
 	if !ok1 || !ok2 || ac > 2 || sc < 1 || sc > 2 {
 		return 0
 	}
 	for n, ok := t.FirstChild(gic); ok; n, ok = t.Next(n) {
-		if !t.Compatible(n, "arm,gic-v2m-frame") {
+		if !t.Compatible(n, compat) {
 			continue
 		}
 		reg, _ := t.Prop(n, "reg")
-		if a, size, ok := fdt.Reg(reg, ac, sc, 0); ok && size >= 0x1000 && a != 0 && a < earlyDeviceEnd {
+		if a, size, ok := fdt.Reg(reg, ac, sc, 0); ok && size >= min && a != 0 && a < earlyDeviceEnd {
 			return uintptr(a)
 		}
 	}

@@ -38,8 +38,28 @@ func (b *Board) InitIRQ(mapDevice func(pa, size uintptr) bool) bool {
 			b.msi = msiInfo{first: first, n: n}
 		}
 	}
+	// The GICv3 ITS (its.go): LPIs as MSI lines above the wired SPIs the board keeps.
+	if g.its != 0 && arm64.GICLines() > itsWiredLines {
+		first, n := itsWiredLines, arm64.MaxIRQLines-itsWiredLines
+		if why := b.initITS(mapDevice, first, n); why == "" {
+			b.msi = msiInfo{first: first, n: n}
+		} else { // said on the control channel as a "log" record, piece by piece (no allocation)
+			b.con.WriteString(consoleControl, "log ")
+			b.con.WriteString(consoleControl, why)
+			b.con.WriteString(consoleControl, "; no MSI lines\n")
+		}
+	}
 	return true
 }
+
+// itsWiredLines is how many SPIs stay wired lines when the ITS's LPIs take the lines above them:
+// virt's devices use SPIs below 64 and its platform bus 64-95 (hw/arm/virt.c, a15irqmap and
+// PLATFORM_BUS_NUM_IRQS), and the kernel's tables end at arm64.MaxIRQLines.
+const itsWiredLines = 96
+
+// itsMaxLines (its.go, portable) is arm64.MaxIRQLines: the array lengths below differ otherwise.
+var _ [itsMaxLines - arm64.MaxIRQLines]struct{}
+var _ [arm64.MaxIRQLines - itsMaxLines]struct{}
 
 // IRQLines is the number of wired SPIs: those the distributor implements
 // (GICD_TYPER.ITLinesNumber), up to the GICv2m frame's, which are the MSI lines; 0 before
@@ -55,16 +75,24 @@ func (b *Board) IRQLines() int {
 // GICEnableSPI: GICD_ITARGETSR or GICD_IROUTER, then GICD_ISENABLER). false for a line the
 // distributor does not have. BKL held.
 func (b *Board) EnableIRQ(line int) bool {
-	if line < 0 || line >= b.IRQLines() && (line < b.msi.first || line >= b.msi.first+b.msi.n) {
+	switch {
+	case line < 0 || line >= b.IRQLines() && !b.msiLine(line):
 		return false
+	case b.its.base != 0 && b.msiLine(line):
+		b.itsEnable(line, true) // an LPI: its configuration byte
+	default:
+		arm64.GICEnableSPI(line, true)
 	}
-	arm64.GICEnableSPI(line, true)
 	return true
 }
 
-// DisableIRQ masks SPI line (GICD_ICENABLER). BKL held.
+// DisableIRQ masks line: an SPI at the distributor (GICD_ICENABLER), an LPI in its
+// configuration byte. BKL held.
 func (b *Board) DisableIRQ(line int) {
-	if line >= 0 && line < arm64.GICLines() {
+	switch {
+	case b.its.base != 0 && b.msiLine(line):
+		b.itsEnable(line, false)
+	case line >= 0 && line < arm64.GICLines():
 		arm64.GICEnableSPI(line, false)
 	}
 }

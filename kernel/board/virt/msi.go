@@ -45,11 +45,21 @@ func decodeV2MTyper(typer uint32, spis int) (first, n int, ok bool) {
 // InitIRQ).
 func (b *Board) MSILines() (first, n int) { return b.msi.first, b.msi.n }
 
-// MSIMessage is the address and data that raise MSI line: the frame's MSI_SETSPI_NS and the
-// line's INTID. The SPI is routed to the boot core (InitGICDistributor).
-func (b *Board) MSIMessage(line int) (addr uint64, data uint32, ok bool) {
+// MSIMessage is the address and data that raise MSI line: with the GICv2m frame its
+// MSI_SETSPI_NS and the line's INTID (the SPI is routed to the boot core by
+// InitGICDistributor); with the ITS, GITS_TRANSLATER and the event the line becomes for the
+// function with this requester ID (its.go). Boot.
+func (b *Board) MSIMessage(line int, requester uint16) (addr uint64, data uint32, ok bool) {
 	if b.msi.n == 0 || line < b.msi.first || line >= b.msi.first+b.msi.n {
 		return 0, 0, false
 	}
+	if b.its.base != 0 {
+		return b.itsMessage(line, requester)
+	}
 	return uint64(b.gic.v2m + v2mSETSPI), uint32(intidFirstSPI + line), true
+}
+
+// msiLine reports whether line is one of the MSI lines.
+func (b *Board) msiLine(line int) bool {
+	return b.msi.n != 0 && line >= b.msi.first && line < b.msi.first+b.msi.n
 }
