@@ -71,8 +71,7 @@
 //
 // # Not yet
 //
-// GICv3's ITS (message-signalled interrupts with a GICv3; GICv2's are the board's GICv2m frame);
-// and what QEMU's TCG forgives
+// What QEMU's TCG forgives
 // but real cores need: DSB/ISB after mapping a page the kernel touches at once, I-cache
 // maintenance for code the kernel writes, cache invalidation of the early tables. TPIDR_EL0 is
 // restored on every resume but not saved on entry: a program that writes it directly (musl's

@@ -17,10 +17,11 @@
 //     records on the one PL011 (console.go, gmpos/drivers/pl011);
 //   - a reference clock to measure counters against (the generic counter) and the wall clock at
 //     boot (the PL031 RTC) (clock.go);
-//   - device interrupts: the GIC's SPIs as the board's lines (gic_arm64.go); with GICv2 the
-//     GICv2m frame's SPIs as MSI lines, which give the virtio PCI devices (NIC, virtio-9p, the
-//     virtio console) their interrupts (msi.go; GICv3's ITS is not driven); no test interrupt
-//     source (testirq.go: nothing on virt interrupts at a chosen rate);
+//   - device interrupts: the GIC's SPIs as the board's lines (gic_arm64.go); MSI lines, which
+//     give the virtio PCI devices (NIC, virtio-9p, the virtio console) their interrupts: with
+//     GICv2 the GICv2m frame's SPIs (msi.go), with GICv3 LPIs through the ITS (its.go,
+//     its_arm64.go); no test interrupt source (testirq.go: nothing on virt interrupts at a
+//     chosen rate);
 //   - PCI: ECAM configuration space and the 32-bit memory window (pci.go);
 //   - the way out: semihosting's SYS_EXIT, which makes QEMU exit with the status (exit_arm64.go).
 //
@@ -64,6 +65,6 @@
 // board.go the Board type and the hand-off's accessors; devicetree.go, memory.go, modules.go
 // the tree, the RAM and the module container; probe_arm64.go EarlyInit and Probe; devices.go
 // MapDevices; console.go the record console; clock.go, clock_arm64.go the reference and wall
-// clocks; gic_arm64.go, msi.go, testirq.go device interrupts and MSI; pci.go; exit_arm64.go;
+// clocks; gic_arm64.go, msi.go, its.go, its_arm64.go, testirq.go device interrupts and MSI; pci.go; exit_arm64.go;
 // zkdata_arm64.go (kernel/mkkdata.go).
 package virt

@@ -1,4 +1,5 @@
 // Message-signalled interrupts: the GICv2m frame turns a PCI function's MSI write into an SPI.
+// (With a GICv3 the ITS does the job: its.go.)
 // SPDX-License-Identifier: BSD-3-Clause
 
 package virt
@@ -9,16 +10,16 @@ package virt
 // node of the tree): MSI_TYPER says which SPIs it raises — QEMU: 64 from INTID 80. A PCI
 // function's MSI-X entry then holds the frame's MSI_SETSPI_NS as the address and the INTID as
 // the data, and the device's write is the interrupt (edge-triggered: there is no level behind
-// it). With a GICv3 the messages go to the ITS instead (IHI 0069 chapter 5: device and
-// interrupt translation tables in memory) — not driven: no MSI lines there.
+// it). With a GICv3 the messages go to the ITS instead, which turns them into LPIs (its.go).
 //
-// The frame's SPIs are the board's MSI lines (Board.MSILines): lines [first, first+n), and
-// IRQLines stops below them, so the kernel never takes one for a wired device. They are
-// configured edge-triggered at InitIRQ and unmasked when a driver registers one (EnableIRQ).
+// The frame's SPIs (or the ITS's LPIs) are the board's MSI lines (Board.MSILines): lines
+// [first, first+n), and IRQLines stops below them, so the kernel never takes one for a wired
+// device. The frame's are configured edge-triggered at InitIRQ and unmasked when a driver
+// registers one (EnableIRQ).
 //
 // msi is set by InitIRQ (gic_arm64.go) and immutable afterwards.
 type msiInfo struct {
-	first, n int // the frame's SPIs, as board lines
+	first, n int // the frame's SPIs or the ITS's LPIs, as board lines
 }
 
 // GICv2m frame registers (SBSA, GICv2m appendix).
