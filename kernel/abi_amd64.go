@@ -39,6 +39,13 @@ const (
 	// vdsoSigreturn: no signal trampoline in the page (Go's handlers carry SA_RESTORER): vdso=0
 	// maps nothing.
 	vdsoSigreturn = false
+
+	// How a breakpoint (INT3) and an undefined instruction (#UD) are reported
+	// (arch/x86/kernel/traps.c: do_int3_user sends SIGTRAP with SI_KERNEL and no address;
+	// handle_invalid_op: SIGILL, ILL_ILLOPN, si_addr = the instruction).
+	breakpointCode  = siKernel
+	breakpointAtPC  = false
+	illegalInsnCode = illIllOpn
 )
 
 // syscallArgs returns the system call number and arguments from a thread's frame. The number is

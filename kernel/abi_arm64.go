@@ -40,6 +40,13 @@ const (
 	// (Go sets no SA_RESTORER on arm64: sigreturnTrampoline), so it is mapped even with vdso=0,
 	// which then only leaves AT_SYSINFO_EHDR out.
 	vdsoSigreturn = true
+
+	// How a breakpoint and an undefined instruction are reported (arch/arm64/kernel
+	// debug-monitors.c brk_handler: SIGTRAP, TRAP_BRKPT, si_addr = pc; traps.c do_el0_undef:
+	// SIGILL, ILL_ILLOPC, si_addr = pc).
+	breakpointCode  = trapBrkpt
+	breakpointAtPC  = true
+	illegalInsnCode = illIllOpc
 )
 
 // Open flags whose values arm64 redefines (arch/arm64/include/uapi/asm/fcntl.h, over

@@ -59,7 +59,9 @@ const (
 	segvAccErr = 2
 	busAdrAln  = 1
 	fpeIntDiv  = 1
+	illIllOpc  = 1
 	illIllOpn  = 2
+	trapBrkpt  = 1
 
 	// siginfoSize is sizeof(siginfo_t): 128 bytes on every Linux architecture.
 	siginfoSize = 128

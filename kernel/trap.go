@@ -264,9 +264,13 @@ func userFault(t *Thread, gp sched.GID, cpu int) {
 	case arch.FaultFloat:
 		postFault(t, sigFPE, 0, pc)
 	case arch.FaultIllegal:
-		postFault(t, sigILL, illIllOpn, pc)
+		postFault(t, sigILL, illegalInsnCode, pc) // the codes differ by architecture (abi_<arch>.go)
 	case arch.FaultBreakpoint:
-		postFault(t, sigTRAP, siKernel, 0)
+		addr := uintptr(0)
+		if breakpointAtPC {
+			addr = pc
+		}
+		postFault(t, sigTRAP, breakpointCode, addr)
 	case arch.FaultAlign:
 		postFault(t, sigBUS, busAdrAln, 0)
 	default: // #GP and the rest: SIGSEGV with SI_KERNEL and no address, as Linux reports #GP
