@@ -1,7 +1,9 @@
-// fpu checks that every thread keeps its own x87/SSE state: two goroutines locked to their own
-// OS threads run long floating-point loops on one core (GOMAXPROCS=2), so the kernel preempts one
-// thread for the other many times mid-computation. If it failed to save and restore the XMM
-// registers of each thread, results would differ from the same loops run alone first.
+// fpu checks that every thread keeps its own x87/SSE state (FP/SIMD state on arm64): two
+// goroutines locked to their own OS threads run long floating-point loops on one core
+// (GOMAXPROCS=2), so the kernel preempts one thread for the other many times mid-computation. If
+// it failed to save and restore the XMM (V) registers of each thread, results would differ from
+// the same loops run alone first. The loops use only a few low registers: the x87 mode
+// (x87_amd64.go) and the fpsimd mode (fpsimd_arm64.go) check the rest of each thread's state.
 //
 // Run it with GODEBUG=asyncpreemptoff=1: otherwise the runtime's own SIGURG preemption saves the
 // registers itself (asyncPreempt) before the threads trade places, and a kernel that forgot
@@ -36,8 +38,8 @@ func main() {
 		signals()
 		return
 	}
-	if len(os.Args) > 1 && os.Args[1] == "x87" {
-		x87()
+	if len(os.Args) > 1 && os.Args[1] == stateMode { // x87 (x87_amd64.go), fpsimd (fpsimd_arm64.go)
+		threadState()
 		return
 	}
 	const n = 3_000_000
@@ -72,7 +74,8 @@ func main() {
 // thread). The runtime's handler runs Go code on that thread and returns through rt_sigreturn, so
 // the kernel must build the signal frame and restore the whole context from it mid-computation
 // (a mutation that zeroes R12-R15 on rt_sigreturn crashes this program). What it cannot show is the
-// XMM part of that restore: Go's signal path happens not to touch the registers this loop uses.
+// XMM part of that restore: Go's signal path happens not to touch the registers this loop uses
+// (on arm64 neither: a kernel that restored no V register from the frame still passes it).
 func signals() {
 	const n = 3_000_000
 	want := work(2.5, n)

@@ -9,10 +9,7 @@ import (
 	"unsafe"
 )
 
-const (
-	sysGetrandom = 318    // not in the frozen syscall package table
-	sysGmposInfo = 0x6d70 // gmpos's own system call
-)
+const sysGmposInfo = 0x6d70 // gmpos's own system call
 
 func check(name string, errno syscall.Errno, want syscall.Errno) {
 	fmt.Printf("%-32s %-28v ok=%v\n", name, errno, errno == want)
@@ -25,8 +22,8 @@ func main() {
 	var word uint32 // a 4-byte-aligned futex word holding 0
 	w := uintptr(unsafe.Pointer(&word))
 
-	checkRegs()
-	checkNT()
+	checkRegs() // regs_amd64.go, regs_arm64.go
+	checkFlags()
 
 	_, _, e := syscall.Syscall(syscall.SYS_WRITE, 1, bad, 10)
 	check("write(1, unmapped)", e, syscall.EFAULT)

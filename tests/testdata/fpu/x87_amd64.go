@@ -15,13 +15,17 @@ func x87Push(cw uint16, v float64)
 func x87Peek() (cw uint16, v float64)
 func x87Pop()
 
-// x87: two threads locked to their goroutines share the core (GOMAXPROCS=2 on one vCPU), each
-// with its own x87 control word and a value of its own on the x87 stack, and trade places
-// through sched_yield, short sleeps and signals while the other thread keeps trapping with
-// getpid. The kernel's entry saves only the SSE registers and leaves the x87 state in the
-// registers until a thread switch or a signal frame needs it (kernel/arch/amd64 fpu.go): a switch
-// that failed to write it back would hand one thread the other's x87 state, or a stale one.
-func x87() {
+// stateMode is threadState's mode on the command line.
+const stateMode = "x87"
+
+// threadState (mode x87): two threads locked to their goroutines share the core (GOMAXPROCS=2
+// on one vCPU), each with its own x87 control word and a value of its own on the x87 stack, and
+// trade places through sched_yield, short sleeps and signals while the other thread keeps
+// trapping with getpid. The kernel's entry saves only the SSE registers and leaves the x87 state
+// in the registers until a thread switch or a signal frame needs it (kernel/arch/amd64 fpu.go):
+// a switch that failed to write it back would hand one thread the other's x87 state, or a stale
+// one.
+func threadState() {
 	runtime.GOMAXPROCS(2)
 	c := make(chan os.Signal, 64)
 	signal.Notify(c, syscall.SIGUSR1)

@@ -1,4 +1,4 @@
-// The register side of the system-call ABI.
+// The register side of the x86-64 system-call ABI.
 // SPDX-License-Identifier: BSD-3-Clause
 
 package main
@@ -43,10 +43,10 @@ func checkRegs() {
 	fmt.Printf("%-32s %-28s ok=%v\n", "registers after a system call", bad[1:], bad == " as Linux leaves them")
 }
 
-// checkNT makes a system call with RFLAGS.NT set that delivers a signal on its way out (SIGURG,
+// checkFlags makes a system call with RFLAGS.NT set that delivers a signal on its way out (SIGURG,
 // which the Go runtime handles), so that the kernel cannot return by SYSRETQ. Linux clears NT on
 // SYSCALL (IA32_FMASK): a kernel that ran on with it set would fault in its own IRETQ.
-func checkNT() {
+func checkFlags() {
 	r := syscallNT(syscall.SYS_TGKILL, uintptr(syscall.Getpid()), uintptr(syscall.Gettid()), uintptr(syscall.SIGURG))
 	fmt.Printf("%-32s %-28v ok=%v\n", "tgkill(self, SIGURG) with NT set", syscall.Errno(-int64(r)), r == 0)
 }
