@@ -396,18 +396,20 @@ func TestMachineArm64(t *testing.T) {
 
 // TestRunArm64Refuses: what arm64 cannot do yet fails before any build, with the reason.
 func TestRunArm64Refuses(t *testing.T) {
+	// The Raspberry Pis drive no PCI, so no virtio device (NoPCIDevicesWhy); virt has them.
 	for _, c := range []struct {
 		edit func(*Config)
 		want string
 	}{
-		{func(c *Config) { c.Net.Mode = NetUser }, "-net user: no network on arm64 yet"},
+		{func(c *Config) { c.Net.Mode = NetUser }, "-net user: no NIC on raspi3b"},
 		{func(c *Config) { c.Net.HostFwd = []HostFwd{{8080, 80}} }, "need a NIC"},
 		{func(c *Config) { c.Net.Pcap = "x.pcap" }, "need a NIC"},
-		{func(c *Config) { c.Shares = []Share{{Host: "/tmp", Guest: "/tmp"}} }, "-share: no virtio-9p"},
+		{func(c *Config) { c.Shares = []Share{{Host: "/tmp", Guest: "/tmp"}} }, "-share: no virtio-9p on raspi3b"},
 		{func(c *Config) { c.Accel = "kvm" }, "TCG"},
 	} {
 		cfg := DefaultConfig()
-		cfg.Machine.Select("arm64", "")
+		cfg.Machine.Select("arm64", "raspi3b")
+		cfg.SMP = 4
 		c.edit(&cfg)
 		start := time.Now()
 		_, err := Run(context.Background(), []string{"testdata/hello"}, cfg)
@@ -416,6 +418,11 @@ func TestRunArm64Refuses(t *testing.T) {
 		}
 		if d := time.Since(start); d > 2*time.Second {
 			t.Errorf("refused after %v: it must not build first", d)
+		}
+	}
+	for _, m := range []Machine{{Arch: ArchARM64, Machine: "virt"}, {Arch: ArchARM64, Machine: "virt", GIC: 3}, {Machine: "q35"}} {
+		if why := NoPCIDevicesWhy(m); why != "" {
+			t.Errorf("%+v: %s", m, why)
 		}
 	}
 }
