@@ -143,7 +143,7 @@ const bulkMB = 50
 // to stderr: what the runner delivered must hash the same. The rate is logged (the precise
 // figure is make bench's console_write_mbps).
 func TestGuestConsoleBulk(t *testing.T) {
-	skipWithoutPCIDevices(t) // bigout's megabytes through the PL011 would take minutes under TCG
+	skipWithoutPCIDevices(t, opts{}) // bigout's megabytes through the PL011 would take minutes under TCG
 	g := boot(t, pkg("bigout"), opts{args: []string{"bulk", fmt.Sprint(bulkMB)}})
 	g.wantCode(t, 0)
 	checkBulk(t, g, bulkMB*1e6)
@@ -273,7 +273,7 @@ func firstDiff(a, b string) int {
 // about 14 ms, the worst 20-30: the runtime's sysmon, which hands the sleeper's timer to a free
 // M, waits for the writer's 10 ms time slice to end, as in the syscall_preempt benchmark.)
 func TestGuestConsoleSleep(t *testing.T) {
-	skipWithoutPCIDevices(t) // bigout's megabytes through the PL011 would take minutes under TCG
+	skipWithoutPCIDevices(t, opts{}) // bigout's megabytes through the PL011 would take minutes under TCG
 	g := boot(t, pkg("bigout"), opts{args: []string{"sleep", fmt.Sprint(bulkMB)}})
 	g.wantCode(t, 0)
 	var worst, median float64

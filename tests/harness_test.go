@@ -54,13 +54,13 @@ func selectMachine(t *testing.T, cfg *runner.Config, o opts) {
 // skipWithoutPCIDevices skips a test that needs the runner's virtio PCI devices (a NIC,
 // shares, the virtio console) on a machine that cannot have them (runner.NoPCIDevicesWhy:
 // arm64 virt with GICv3, the Raspberry Pis).
-func skipWithoutPCIDevices(t *testing.T) {
+func skipWithoutPCIDevices(t *testing.T, o opts) {
 	t.Helper()
 	if native() {
 		return
 	}
 	var cfg runner.Config
-	selectMachine(t, &cfg, opts{})
+	selectMachine(t, &cfg, o)
 	if why := runner.NoPCIDevicesWhy(cfg.Machine); why != "" {
 		t.Skipf("%s: %s", cfg.Machine.Machine, why)
 	}

@@ -134,8 +134,12 @@ type bgGuest struct {
 // guest is stopped when the test ends.
 func startGuest(t *testing.T, pkg []string, o opts, nw runner.Network) *bgGuest {
 	t.Helper()
-	if nw.Mode == runner.NetUser || len(nw.HostFwd) > 0 {
-		skipWithoutPCIDevices(t) // before the cleanup below, which waits for a guest
+	cfg := runner.DefaultConfig()
+	if !native() {
+		selectMachine(t, &cfg, o) // before the cleanup below, which waits for a guest
+		if nw.Mode == runner.NetUser || len(nw.HostFwd) > 0 {
+			skipWithoutPCIDevices(t, o)
+		}
 	}
 	if o.timeout == 0 {
 		o.timeout = defaultTimeout
@@ -171,8 +175,6 @@ func startGuest(t *testing.T, pkg []string, o opts, nw runner.Network) *bgGuest 
 		}()
 		return b
 	}
-	cfg := runner.DefaultConfig()
-	selectMachine(t, &cfg, o)
 	cfg.Stdout, cfg.Stderr, cfg.Log = &b.stdout, &b.stderr, &b.log
 	cfg.Timeout = o.timeout
 	cfg.KOpts, cfg.Args = o.kopts, o.args
@@ -927,7 +929,7 @@ func newHostServer(blobSize int) *hostServer {
 // /blob (the guest's checksum must match /blobsum). N is 64 in the heavy pass, 4 otherwise.
 // The host checks it got one POST of N MiB and sent the whole blob; the BENCH lines are logged.
 func TestGuestNetHTTPClient(t *testing.T) {
-	skipWithoutPCIDevices(t)
+	skipWithoutPCIDevices(t, opts{})
 	requireQEMU(t)
 	heavy, why := netHeavy()
 	mib := 4

@@ -28,7 +28,7 @@ import (
 //
 // One boot in every pass of make test (it always asks for two cores); a few seconds of TCG.
 func TestGuestNetPollTrace(t *testing.T) {
-	skipWithoutPCIDevices(t)
+	skipWithoutPCIDevices(t, opts{})
 	requireQEMU(t)
 	if native() {
 		t.Skip("the trace comes from gmpos's kernel")

@@ -49,7 +49,7 @@ func sharePattern(n int) []byte {
 // big file with the right checksum, the renamed file, the unclosed file's bytes, and nothing the
 // program removed. Natively (GMPOS_GUEST=native) the program runs on the directory itself.
 func TestGuestShare(t *testing.T) {
-	skipWithoutPCIDevices(t)
+	skipWithoutPCIDevices(t, opts{})
 	dir := hostDir(t)
 	arg := "/data"
 	if native() {

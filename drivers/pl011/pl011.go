@@ -36,6 +36,7 @@ const (
 	crUARTEN = 1 << 0
 	crTXE    = 1 << 8
 	crRXE    = 1 << 9
+	crCTSEn  = 1 << 15
 )
 
 // Interrupt bits, the same in UARTIMSC, UARTRIS, UARTMIS and UARTICR (§3.3.10-3.3.13).
@@ -152,13 +153,15 @@ func (u UART) Drain() bool {
 	return false
 }
 
-// Enabled reports whether the UART is switched on (UARTCR.UARTEN and TXE): on a board whose
-// firmware set the UART up (a Raspberry Pi's, enable_uart=1), whether it may be written without
-// programming it first.
+// Enabled reports whether the UART is switched on (UARTCR.UARTEN and TXE) without CTS flow
+// control (CTSEn, bit 15): on a board whose firmware set the UART up (a Raspberry Pi's,
+// enable_uart=1), whether it may be written without programming it first. With CTSEn the UART
+// sends only while its peer asserts CTS — on a Pi the Bluetooth chip, which may never — and Tx
+// would wait for good.
 func (u UART) Enabled() bool {
 	if u.Base == 0 {
 		return false
 	}
 	cr := mmio.Read32(u.Base + regCR)
-	return cr&crUARTEN != 0 && cr&crTXE != 0
+	return cr&crUARTEN != 0 && cr&crTXE != 0 && cr&crCTSEn == 0
 }

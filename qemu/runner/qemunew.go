@@ -33,10 +33,10 @@ const (
 // root/build/qemu-backports, fetched on first use. log receives what takes a while.
 func CheckQEMUMachine(m Machine, root string, log func(string)) (string, error) {
 	p, err := CheckQEMUFor(m.arch())
-	if err != nil || m.Machine != "raspi4b" {
+	if m.Machine != "raspi4b" {
 		return p, err
 	}
-	if hasMachine(p, m.Machine) {
+	if err == nil && hasMachine(p, m.Machine) {
 		return p, nil
 	}
 	if env := os.Getenv(QEMUBackportsEnv); env != "" {

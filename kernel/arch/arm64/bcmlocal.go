@@ -109,7 +109,10 @@ func localAcknowledge(c *CPU) uint64 {
 		}
 		bit := m & -m
 		mmio.Write32(clr, bit)
-		dmbLoad() // the IPI's payload is read after its acknowledge, as with the GIC's
+		// The payload is read after the clear has taken effect: a second sender's bit set
+		// between the read and the clear merges into this interrupt, and its data must be
+		// visible too (a re-sent GIC SGI would be pending again instead).
+		dsbSY()
 		return uint64(bits.TrailingZeros32(bit))
 	case src&srcGPU != 0:
 		if p := mmio.Read32(local.armctrl+armPending1) & local.enabled[0]; p != 0 {

@@ -57,7 +57,7 @@ type CPU struct {
 	faultSP   uintptr // the SP at a kernel stack overflow, for the report (trap)
 	faultX1   uintptr // and X1, which the move to the overflow stack needed as scratch
 	// The last kernel fault SpuriousFault retried, and how often in a row (mmu.go).
-	spuriousPC, spuriousN uintptr
+	spuriousPC, spuriousFAR, spuriousN uintptr
 	// Kernel stack to switch to on Enter (UseKernelStack).
 	nextStackLo, nextStackHi uintptr
 	kgs                      kernelG

@@ -33,7 +33,7 @@ func FlushAll() { tlbiAll() }
 // a page it has just mapped may fault once. QEMU's TCG never shows it; a Cortex-A53 or A72 may.
 // Linux: is_spurious_el1_translation_fault. AT S1E1R/W asks the walker itself (D8.11.2), after
 // a DSB ISH; the ISB before the retry orders it. A fault that repeats at the same instruction
-// more than a few times is not spurious: the report then goes ahead. Trap context.
+// (same PC and address) more than a few times in a row is not spurious: the report then goes ahead. Trap context.
 func SpuriousFault(f *Frame) bool {
 	if f.Kind != kindSync || f.FromUser() {
 		return false
@@ -47,13 +47,13 @@ func SpuriousFault(f *Frame) bool {
 		return false
 	}
 	c := Current()
-	if c.spuriousPC == uintptr(f.ELR) {
-		c.spuriousN++
+	if c.spuriousPC == uintptr(f.ELR) && c.spuriousFAR == uintptr(f.FAR) {
+		c.spuriousN++ // the same access again: the retry did not help
 	} else {
-		c.spuriousPC, c.spuriousN = uintptr(f.ELR), 1
+		c.spuriousPC, c.spuriousFAR, c.spuriousN = uintptr(f.ELR), uintptr(f.FAR), 1
 	}
 	if c.spuriousN > spuriousRetries {
-		c.spuriousPC, c.spuriousN = 0, 0
+		c.spuriousPC, c.spuriousFAR, c.spuriousN = 0, 0, 0
 		return false
 	}
 	dsb()

@@ -39,7 +39,7 @@ func PFR0() uint64  { return readPFR0() }
 
 func dsb()
 func cleanToPoC(va uintptr)
-func dmbLoad()
+func dsbSY()
 func translates(va uintptr, write bool) bool
 func sev()
 

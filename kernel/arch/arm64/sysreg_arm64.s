@@ -209,11 +209,11 @@ TEXT ·cleanToPoC(SB),NOSPLIT|NOFRAME,$0-8
 	DSB	$15
 	RET
 
-// func dmbLoad()
-// DMB ISHLD: loads after it see what other cores stored before their IPI (an acknowledge that
-// is itself a load, as the BCM2836 mailbox's).
-TEXT ·dmbLoad(SB),NOSPLIT|NOFRAME,$0-0
-	DMB	$9
+// func dsbSY()
+// DSB SY: every memory access before it, to any shareability domain, is complete — the BCM2836
+// mailbox clear (a Device write) before the IPI's payload is read.
+TEXT ·dsbSY(SB),NOSPLIT|NOFRAME,$0-0
+	DSB	$15
 	RET
 
 // func sev()

@@ -126,8 +126,8 @@ func (f *Frame) Trap() (TrapKind, int) {
 			return TrapIPI, int(IPIFlush)
 		case id >= intidSPI && id < intidSPI+MaxIRQLines:
 			return TrapIRQ, int(id - intidSPI)
-		case id >= 1020:
-			return TrapSpurious, 0
+		case id >= 1020 && id <= intidSpur:
+			return TrapSpurious, 0 // anything else unknown is EOI'd and logged (kernel/trap.go)
 		}
 	case kindSError:
 		return TrapFault, 0

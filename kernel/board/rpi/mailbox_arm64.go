@@ -29,13 +29,15 @@ const (
 	mboxSpins = 1 << 24
 )
 
-// mboxBuf holds one message, 16-byte aligned inside it (the low 4 bits carry the channel).
-var mboxBuf [armMemWords + 4]uint32
+// mboxBuf holds one message in a 64-byte cache line of its own inside it (the mailbox wants 16
+// bytes of alignment: the low 4 bits carry the channel): the clean and invalidate around the
+// firmware's access then touch no other variable's line.
+var mboxBuf [32]uint32
 
 // armMemory asks the firmware for the ARM cores' memory. Boot, on the early identity map (the
 // image's physical and virtual addresses are equal).
 func (b *Board) armMemory() (base, size uint64, why string) {
-	m := (*[armMemWords]uint32)(ptr((uintptr(unsafe.Pointer(&mboxBuf)) + 15) &^ 15))
+	m := (*[armMemWords]uint32)(ptr((uintptr(unsafe.Pointer(&mboxBuf)) + 63) &^ 63))
 	armMemoryRequest(m)
 	pa := uintptr(unsafe.Pointer(m))
 	arm64.CleanInvalidate(pa, armMemWords*4)

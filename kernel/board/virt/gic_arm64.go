@@ -52,9 +52,10 @@ func (b *Board) InitIRQ(mapDevice func(pa, size uintptr) bool) bool {
 	return true
 }
 
-// itsWiredLines is how many SPIs stay wired lines when the ITS's LPIs take the lines above them:
-// virt's devices use SPIs below 64 and its platform bus 64-95 (hw/arm/virt.c, a15irqmap and
-// PLATFORM_BUS_NUM_IRQS), and the kernel's tables end at arm64.MaxIRQLines.
+// itsWiredLines is how many SPIs stay wired lines when the ITS's LPIs take the lines above them
+// (the kernel's tables end at arm64.MaxIRQLines): virt's own devices use SPIs below 96
+// (hw/arm/virt.c a15irqmap: the UART, RTC, PCIe INTx, GPIO, virtio-mmio, the SMMU at 74-77);
+// its dynamic platform bus (SPIs 112-175) is not used by gmpos.
 const itsWiredLines = 96
 
 // itsMaxLines (its.go, portable) is arm64.MaxIRQLines: the array lengths below differ otherwise.
@@ -79,7 +80,7 @@ func (b *Board) EnableIRQ(line int) bool {
 	case line < 0 || line >= b.IRQLines() && !b.msiLine(line):
 		return false
 	case b.its.base != 0 && b.msiLine(line):
-		b.itsEnable(line, true) // an LPI: its configuration byte
+		return b.itsEnable(line, true) // an LPI: its configuration byte
 	default:
 		arm64.GICEnableSPI(line, true)
 	}

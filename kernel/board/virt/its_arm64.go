@@ -10,17 +10,18 @@ import (
 )
 
 // Layout of the ITS's memory block (one contiguous, zeroed allocation, 64 KiB-aligned): the LPI
-// pending table first, which must be 64 KiB-aligned (§12.10.23), then the configuration table,
-// the command queue and the ITTs; the device and collection tables, one 64 KiB page each, on
-// 64 KiB boundaries (GITS_BASER's address with 64 KiB pages, §12.19.1).
+// pending table first, which must be 64 KiB-aligned (§12.10.23), then the configuration table
+// and the ITTs; the device and collection tables, one 64 KiB page each, and the command queue,
+// each on a 64 KiB boundary (GITS_BASER's address with 64 KiB pages, §12.19.1; GITS_CBASER's
+// bits 15:12 must be 0, §12.19.3, as Linux's naturally aligned queue has them).
 const (
 	itsOffPend  = 0
 	itsOffProp  = 64 << 10
-	itsOffCmd   = itsOffProp + (1<<itsLPIBit - itsLPI) // after 8 KiB of configuration bytes
-	itsOffITT   = itsOffCmd + cmdQueue
+	itsOffITT   = itsOffProp + (1<<itsLPIBit - itsLPI) // after 8 KiB of configuration bytes
 	itsOffDev   = 128 << 10
 	itsOffColl  = itsOffDev + itsTableSize
-	itsMemBytes = itsOffColl + itsTableSize
+	itsOffCmd   = itsOffColl + itsTableSize
+	itsMemBytes = itsOffCmd + 64<<10
 	itsSpins    = 1 << 22 // bounds every wait for the ITS
 )
 
@@ -51,7 +52,7 @@ func (b *Board) initITS(mapDevice func(pa, size uintptr) bool, first, n int) (wh
 	if s.typer.pta {
 		s.target = uint64(rd) >> 16
 	}
-	mmio.Write64(base+gitsCTLR, 0)
+	mmio.Write32(base+gitsCTLR, 0) // a 32-bit register (GITS_IIDR follows)
 	for i := 0; mmio.Read32(base+gitsCTLR)&gitsCtlrQuiesent == 0; i++ {
 		if i > itsSpins {
 			return "ITS: not quiescent"
@@ -117,6 +118,9 @@ func (s *itsState) commands(cmds ...itsCmd) bool {
 // raises it. Boot.
 func (b *Board) itsMessage(line int, dev uint16) (addr uint64, data uint32, ok bool) {
 	s := &b.its
+	if uint32(dev) >= itsDevIDs { // beyond what the device table was sized for (bus 0)
+		return 0, 0, false
+	}
 	d := -1
 	for i := range s.devs {
 		if s.devs[i].used && s.devs[i].id == uint32(dev) {
@@ -150,8 +154,9 @@ func (b *Board) itsMessage(line int, dev uint16) (addr uint64, data uint32, ok b
 }
 
 // itsEnable sets or clears MSI line's enable bit in the LPI configuration table, at the
-// priority every interrupt has, and has the redistributor reread it (INV). BKL.
-func (b *Board) itsEnable(line int, on bool) {
+// priority every interrupt has, and has the redistributor reread it (INV); false if the command
+// queue stalled. BKL.
+func (b *Board) itsEnable(line int, on bool) bool {
 	s := &b.its
 	cfg := mm.PhysToVirt(s.mem + itsOffProp + uintptr(line-s.first))
 	v := byte(0xa0) // priority, as arm64's irqPriority; bit 1 is RES1 (§5.1.1)
@@ -162,5 +167,5 @@ func (b *Board) itsEnable(line int, on bool) {
 	*(*byte)(ptr(cfg)) = v
 	arm64.CleanInvalidate(cfg, 1)
 	l := s.lines[line]
-	s.commands(inv(l.dev, l.ev), syncCmd(s.target))
+	return s.commands(inv(l.dev, l.ev), syncCmd(s.target))
 }
