@@ -21,6 +21,20 @@ type Region struct {
 	Base, Len uintptr
 }
 
+// InRegions reports whether [pa, pa+size) lies inside one of the regions (a board checking that
+// what its loader handed over is in RAM). Any context: no allocation.
+func InRegions(rs []Region, pa, size uint64) bool {
+	if pa+size < pa {
+		return false
+	}
+	for _, r := range rs {
+		if pa >= uint64(r.Base) && pa+size <= uint64(r.Base+r.Len) {
+			return true
+		}
+	}
+	return false
+}
+
 // MaxRegions bounds the number of RAM regions kept.
 const MaxRegions = 64
 

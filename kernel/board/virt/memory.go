@@ -63,14 +63,4 @@ func (b *Board) reserve(base, size uint64) {
 }
 
 // inRAM reports whether [pa, pa+size) lies inside one RAM region.
-func (b *Board) inRAM(pa, size uint64) bool {
-	if pa+size < pa {
-		return false
-	}
-	for _, r := range b.ram[:b.nram] {
-		if pa >= uint64(r.Base) && pa+size <= uint64(r.Base+r.Len) {
-			return true
-		}
-	}
-	return false
-}
+func (b *Board) inRAM(pa, size uint64) bool { return mm.InRegions(b.ram[:b.nram], pa, size) }
