@@ -69,6 +69,7 @@ func SendIPIOthers(k IPI)    { amd64.SendIPIOthers(k) }
 func Halt()                  { amd64.Halt() }
 
 func Pause() { amd64.Pause() }
+func Fence() { amd64.Fence() }
 
 func SetPageTable(root uintptr) { amd64.SetPageTable(root) }
 func PageTable() uintptr        { return amd64.PageTable() }

@@ -69,6 +69,7 @@ func SendIPIOthers(k IPI)    { arm64.SendIPIOthers(k) }
 func Halt()                  { arm64.Halt() }
 
 func Pause() { arm64.Pause() }
+func Fence() { arm64.Fence() }
 
 func SetPageTable(root uintptr) { arm64.SetPageTable(root) }
 func PageTable() uintptr        { return arm64.PageTable() }

@@ -45,6 +45,7 @@ var (
 	_ func(IPI)                                       = SendIPIOthers
 	_ func()                                          = Halt
 	_ func()                                          = Pause
+	_ func()                                          = Fence
 
 	_ func(uintptr)  = SetPageTable
 	_ func() uintptr = PageTable

@@ -70,6 +70,7 @@
 //	SendIPI(cpu, kind)          interrupt another core: IPIWake (leave the idle halt),
 //	SendIPIOthers(kind)         IPIFlush (TLB shootdown); by kind, never by vector
 //	Halt(), Pause()             stop until an interrupt; spin-wait hint
+//	Fence()                     full memory barrier between cores (smp_mb: MFENCE, DMB ISH)
 //
 // Interrupts are enabled only in user mode and in the idle halt: the kernel itself always runs
 // with them off, so it needs no interrupt-enable call of its own.

@@ -176,3 +176,8 @@ TEXT ·mmioWrite32(SB),NOSPLIT,$0-12
 TEXT ·pause(SB),NOSPLIT,$0-0
 	PAUSE
 	RET
+
+// func mfence()
+TEXT ·mfence(SB),NOSPLIT,$0-0
+	MFENCE
+	RET

@@ -23,3 +23,4 @@ func cpuid(leaf, sub uint32) (a, b, c, d uint32)
 func mmioRead32(addr uintptr) uint32
 func mmioWrite32(addr uintptr, v uint32)
 func pause()
+func mfence()

@@ -93,6 +93,11 @@ func apMain(cpu int) {
 // this is a spin loop.
 func Pause() { pause() }
 
+// Fence is a full memory barrier (MFENCE; SDM Vol. 3A §9.2.2): x86 may let a load overtake an
+// earlier store to another location, which is the one reordering Dekker-style hand-offs (store
+// my flag, then load yours) must forbid.
+func Fence() { mfence() }
+
 // addr turns an address that is not a Go object (the early identity map, an FXSAVE area in a
 // kernel table) into a pointer; the double conversion keeps go vet's unsafeptr check quiet about
 // the deliberate integer → pointer cast.

@@ -14,6 +14,11 @@ func Halt() { wfi() }
 // Pause is the spin-wait hint (YIELD).
 func Pause() { yield() }
 
+// Fence is a full memory barrier among the cores (DMB ISH; ARM ARM B2.3.12): every load and store
+// before it is observed before any after it, which Dekker-style hand-offs (store my flag, then
+// load yours) need and Go's atomics, acquire and release only, do not give plain accesses.
+func Fence() { dmbISH() }
+
 // Random returns a hardware random number (RNDR, FEAT_RNG). ok is false when the CPU has no
 // RNDR (ID_AA64ISAR0_EL1.RNDR, bits 63:60) — Cortex-A53 and A72 do not — or it kept failing.
 func Random() (v uint64, ok bool) {

@@ -22,6 +22,7 @@ func setTimer(cval, ctl uint64)
 func stopTimer()
 func wfi()
 func yield()
+func dmbISH()
 func rndr() (v uint64, ok bool)
 func semihost(op uint64, arg uintptr) uint64
 func gicv3EOI(v uint64)

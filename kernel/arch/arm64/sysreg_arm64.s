@@ -122,6 +122,11 @@ TEXT ·yield(SB),NOSPLIT|NOFRAME,$0-0
 	YIELD
 	RET
 
+// func dmbISH()
+TEXT ·dmbISH(SB),NOSPLIT|NOFRAME,$0-0
+	DMB	$11
+	RET
+
 // func rndr() (v uint64, ok bool)
 // RNDR (FEAT_RNG, D17.2.112): NZCV = 0b0100 when no number could be made.
 TEXT ·rndr(SB),NOSPLIT|NOFRAME,$0-9
