@@ -20,23 +20,24 @@ type strRef struct{ off, n int }
 
 // cmdState is the decoded command line.
 type cmdState struct {
-	arena  [8192]byte
-	used   int
-	argv0  strRef
-	args   [maxArgs]strRef
-	nargs  int
-	env    [maxEnv]strRef
-	nenv   int
-	sched  strRef
-	klog   bool
-	strace bool   // strace=1: log every system call and its result
-	trace  bool   // trace=1: record the scheduler's events and send them at exit (trace.go)
-	faultT strRef // fault=KIND: deliberately fault in the kernel (tests of the fault report)
-	ip     strRef // ip=...: the network configuration (ipconfig.go)
-	noVDSO bool   // vdso=0: no vDSO; every clock read is a system call (vdso.go)
-	cwd    strRef // cwd=PATH: the program's working directory at start (fs_boot.go)
-	tscHz  uint64 // tsc_hz=N: the cycle counter's rate as the runner measured it (calibrate.go)
-	bad    bool   // the command line was malformed (reported once the console is up)
+	arena   [8192]byte
+	used    int
+	argv0   strRef
+	args    [maxArgs]strRef
+	nargs   int
+	env     [maxEnv]strRef
+	nenv    int
+	sched   strRef
+	klog    bool
+	strace  bool   // strace=1: log every system call and its result
+	trace   bool   // trace=1: record the scheduler's events and send them at exit (trace.go)
+	faultT  strRef // fault=KIND: deliberately fault in the kernel (tests of the fault report)
+	ip      strRef // ip=...: the network configuration (ipconfig.go)
+	noVDSO  bool   // vdso=0: no vDSO; every clock read is a system call (vdso.go)
+	wakeBKL bool   // wakebkl=1: idle wake-ups take the BKL too, as before the split (wake_unlocked.go)
+	cwd     strRef // cwd=PATH: the program's working directory at start (fs_boot.go)
+	tscHz   uint64 // tsc_hz=N: the cycle counter's rate as the runner measured it (calibrate.go)
+	bad     bool   // the command line was malformed (reported once the console is up)
 }
 
 // cmd is the decoded command line. Immutable after boot (parseCmdline).
@@ -187,6 +188,8 @@ func parseCmdline(line []byte) {
 			cmd.strace = r.n > 7 && b[7] == '1'
 		case hasPrefix(b, "vdso="):
 			cmd.noVDSO = r.n > 5 && b[5] == '0'
+		case hasPrefix(b, "wakebkl="):
+			cmd.wakeBKL = r.n > 8 && b[8] == '1'
 		case hasPrefix(b, "ip="):
 			cmd.ip = strRef{r.off + 3, r.n - 3}
 		case hasPrefix(b, "fault="):

@@ -98,8 +98,9 @@ var procCPU struct {
 	exp   expiryCache
 }
 
-// acct is each core's accounting state. Owned by the core (written by core i under the BKL; read
-// by others, under the BKL, to add a running thread's uncharged time to a clock read).
+// acct is each core's accounting state. Owned by the core (written by core i, under the BKL or
+// in its wake-up without it, wake_unlocked.go startCharging; read by others, under the BKL, to
+// add a running thread's uncharged time to a clock read: g, a fence, then since).
 var acct [arch.MaxCPU]struct {
 	g     sched.GID // the thread being charged: the one running, or the one that entered the trap
 	since int64     // CLOCK_MONOTONIC ns from which g's time is not charged yet
@@ -173,8 +174,10 @@ func charge(gp sched.GID, d int64, user bool) {
 // bring: CPU clocks do not go back. BKL held.
 func running(i, self int, now int64) int64 {
 	a := &acct[i]
+	g := a.g
+	arch.Fence() // g before since: an idle core's wake-up stores them the other way round (wake_unlocked.go startCharging)
 	switch {
-	case a.g == 0 || now <= a.since:
+	case g == 0 || now <= a.since:
 		return 0
 	case i == self:
 		return now - a.since

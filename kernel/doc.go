@@ -66,6 +66,10 @@
 //   - trap: everything under trap — system calls, faults, the timer — with interrupts off, under
 //     the BKL, on a 32 KiB kernel stack, under the per-CPU kernel g (kernel/arch/amd64 cpu.go),
 //     with no P.
+//   - unlocked: trap context without the BKL — an idle core's wake-up (wake_unlocked.go), the
+//     idle poll, a TLB-shootdown IPI. It touches only its core's own state, the scheduler, and
+//     atomics; it reads the thread it picks after arch.Fence, and the machine-wide timer inputs
+//     from unlockedView.
 //   - interrupt: a device interrupt's handler (irq.go): trap context, and moreover short — it
 //     acknowledges the device, records, wakes; nothing else.
 //   - report: the kernel fault report (fault.go) runs whatever the kernel was doing: no lock at
@@ -93,7 +97,8 @@
 // The words of sched/doc.go: "protected by the BKL" (most kernel data: the thread and process
 // tables, the fd tables and open files, epoll, futex waiters, signal state, the IRQ table's counts); "owned by
 // the core" (cpuState's fields, written only by that core); "atomic" (bkl, smpGo,
-// cpuState.flushReq); "immutable after boot" (clock, bootTimes, ncpu, processID, imageText,
+// cpuState.flushReq, cpuState.polling, unlockedView, ktime and the stats counters the unlocked
+// paths count); "immutable after boot" (clock, bootTimes, ncpu, processID, imageText,
 // vdsoState, the board's hand-off). Each global says which.
 //
 // # Lock order
@@ -103,9 +108,12 @@
 //	    → the mm lock            kernel/mm/doc.go; a leaf
 //
 // The console has no lock: only the BKL holder writes to it, and the fault report, which writes
-// regardless. Two paths never take the BKL: a TLB-shootdown IPI (its sender holds the BKL and
-// waits for the acknowledgement) and an exception or system call in kernel mode (the faulting
-// core may hold it). Splitting the BKL (futexes, threads, fds, mm) is the natural next step.
+// regardless. Some paths never take the BKL: a TLB-shootdown IPI (its sender holds the BKL and
+// waits for the acknowledgement), an exception or system call in kernel mode (the faulting
+// core may hold it), the idle poll, and — the first piece split off — an idle core's wake-up,
+// unless the thread it picks needs the kernel (wake_unlocked.go; it takes the scheduler's
+// locks only). The rest of the split (futexes, threads, fds, mm) is the next step; smp.go
+// says what it needs.
 //
 // # Invariants
 //
@@ -122,6 +130,7 @@
 //
 // main.go boot; trap.go dispatch and the way out; wait.go blocking and waking; futex.go;
 // timer.go the one-shot timer; clock.go; smp.go the BKL, shootdowns, the other cores;
+// wake_unlocked.go an idle core's wake-up without the BKL;
 // percpu.go; platform.go sched.Platform; thread.go; signal.go delivery and rt_sigreturn;
 // sigsource.go the siginfo of timer and kernel signals; cputime.go CPU-time accounting;
 // ptimer.go POSIX timers; itimer.go setitimer's timers;

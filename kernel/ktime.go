@@ -4,6 +4,8 @@
 package kernel
 
 import (
+	"sync/atomic"
+
 	"gmpos/kernel/arch"
 	"gmpos/kernel/netabi"
 )
@@ -61,10 +63,11 @@ func ktimeBucket(f *arch.Frame, kind arch.TrapKind) int {
 	return ktimeOther
 }
 
-// ktimeCharge adds one visit of c cycles to bucket b. BKL held.
+// ktimeCharge adds one visit of c cycles to bucket b. Atomic: idle wake-ups are charged without
+// the BKL (wake_unlocked.go).
 func ktimeCharge(b int, c uint64) {
-	ktime.cycles[b] += c
-	ktime.count[b]++
+	atomic.AddUint64(&ktime.cycles[b], c)
+	atomic.AddUint64(&ktime.count[b], 1)
 }
 
 // ktimeName names bucket b into k.

@@ -66,6 +66,13 @@ func netWakeTake(gp sched.GID) bool {
 }
 
 func (netPoller) Poll(block bool, buf []sched.GID) int {
+	if !bklHeld(currentCPU()) {
+		// An idle wake-up without the BKL (wake_unlocked.go) does not run with waiters here; if
+		// they came meanwhile, polling is left to the BKL's paths. Not blocking is safe: that
+		// wake-up hands an empty schedule over to trapBKL, whose Schedule polls again, and a
+		// thread it found runs until its core's next schedule or tick polls.
+		return 0
+	}
 	nicUp := nic.present && nic.file >= 0
 	if !nicUp && p9n == 0 || len(buf) == 0 {
 		return 0

@@ -13,8 +13,9 @@ import (
 // cpuState is what the kernel keeps per core (the architecture's own per-core state — kernel
 // stack, descriptor tables, saved user SP — is arch.CPU). Core i is M i and owns P i.
 type cpuState struct {
-	// Owned by the core: written only by core i, under the BKL; other cores read them only for
-	// reports.
+	// Owned by the core: written only by core i, under the BKL or in its wake-up without it
+	// (wake_unlocked.go); other cores read them only for reports, and cur to kick its thread
+	// (kickThread, after arch.Fence).
 	cur        sched.GID // the thread running on this core (0: idle)
 	timerArmed int64     // deadline the one-shot timer is armed for (0: stopped)
 	tickArmed  bool      // timerArmed is the scheduler tick (tickAt), not a deadline: stats.ticks

@@ -3,7 +3,10 @@
 
 package kernel
 
-import "gmpos/sched"
+import (
+	"gmpos/kernel/arch"
+	"gmpos/sched"
+)
 
 // A POSIX timer (timer_create(2); Linux's struct k_itimer, kernel/time/posix-timers.c and
 // posix-cpu-timers.c) counts down on one clock and, when it expires, notifies: a signal to the
@@ -410,6 +413,10 @@ func recalcCPUArmed() {
 	if was || !armed {
 		return
 	}
+	// Published at once, and fenced before the loads of cur: a core waking up without the BKL
+	// either sees the tick wanted or is seen running here (wake_unlocked.go, kickThread).
+	publishUnlockedView()
+	arch.Fence()
 	for c, self := 0, currentCPU(); c < ncpu; c++ {
 		if c != self && cpus[c].cur != 0 {
 			cpus[self].wakeIPIs |= 1 << c

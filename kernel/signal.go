@@ -113,7 +113,12 @@ func postSignal(t *Thread, gp sched.GID, sig int, cpu int) {
 // kill) — Linux's kick_process. Without it the thread would run on until its next trap, which
 // a core without ticks (timer.go tickAt) may not take for a long time. The IPI goes out when
 // this core releases the BKL (smp.go). BKL held.
+//
+// The caller has just changed what gp must see (a signal, a kill); the fence orders that store
+// before the loads of cur, as an idle core's wake-up without the BKL orders its store of cur
+// before its loads of the thread's state (wake_unlocked.go): one of the two sees the other.
 func kickThread(gp sched.GID, cpu int) {
+	arch.Fence()
 	for c := 0; c < ncpu; c++ {
 		if c != cpu && cpus[c].cur == gp {
 			cpus[cpu].wakeIPIs |= 1 << c

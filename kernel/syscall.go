@@ -448,7 +448,8 @@ func logUnknownSyscall(nr uint64) {
 	k.record()
 }
 
-// stats are kernel counters, reported by klog=1 at exit. BKL.
+// stats are kernel counters, reported by klog=1 at exit. BKL, except the atomic ones: those
+// that paths without the BKL count too (wake_unlocked.go), added with sync/atomic everywhere.
 var stats struct {
 	syscalls    uint64
 	signals     uint64
@@ -456,7 +457,7 @@ var stats struct {
 	threads     uint64
 	processes   uint64 // children started (vfork)
 	futexWaits  uint64
-	timerArms   uint64
+	timerArms   uint64 // atomic
 	ticks       uint64 // timer interrupts armed for the scheduler tick, not a deadline (timer.go)
 	idleTicks   uint64 // ticks that preempted nobody and sampled nothing: interruptions for nothing
 	earlyTimers uint64 // timer interrupts before anything was due: a deadline left armed (timer.go)
@@ -464,4 +465,9 @@ var stats struct {
 
 	bklContended  uint64 // BKL acquisitions that had to wait
 	bklSpinCycles uint64 // cycles spent waiting for the BKL
+
+	// Idle wake-ups (wake_unlocked.go): resumed a thread without the BKL, or handed over to
+	// trapBKL (nothing to run, or the thread needed the kernel). Atomic.
+	unlockedWakes, unlockedFallbacks uint64
+	unlockedIdle                     uint64
 }

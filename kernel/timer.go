@@ -3,7 +3,11 @@
 
 package kernel
 
-import "gmpos/kernel/arch"
+import (
+	"sync/atomic"
+
+	"gmpos/kernel/arch"
+)
 
 // tickNS is the scheduler tick while a thread runs: the policy's 10 ms slice is checked this
 // often, so a thread is preempted at most one tick late. Timeouts fire at their own deadline,
@@ -45,11 +49,26 @@ const tickNS = 4_000_000
 // reached its own local-APIC accesses meanwhile, and the two vCPUs waited for QEMU's lock, a
 // mutex handed over through the host's scheduler, instead of one spinning for the BKL.
 func armTimer(cpu int, running bool, now int64) {
-	c := &cpus[cpu]
+	armTimerFor(cpu, running, now, sharedDeadline(), periodicTick())
+}
+
+// sharedDeadline is the earliest deadline every core's timer covers: a blocked thread's
+// timeout, or a real-clock timer's expiry (0: none). BKL held.
+func sharedDeadline() int64 {
 	next := nextDeadline()
 	if r := ptimers.realNext; r != 0 && (next == 0 || r < next) {
 		next = r
 	}
+	return next
+}
+
+// armTimerFor is armTimer with the machine-wide inputs given: the earliest shared deadline
+// (sharedDeadline) and whether running threads take the periodic tick (periodicTick). Under the
+// BKL they are read exactly; the way out without it (wake_unlocked.go) passes what the last BKL
+// holder published (unlockedView), which only the holder's own way out can have made sooner —
+// and that one arms its own timer for it.
+func armTimerFor(cpu int, running bool, now, next int64, periodic bool) {
+	c := &cpus[cpu]
 	if r := c.retryAt; r != 0 {
 		if r <= now || running {
 			c.retryAt = 0 // a running core reschedules on its next trap anyway
@@ -72,7 +91,7 @@ func armTimer(cpu int, running bool, now int64) {
 			// Checked before tickAt, whose answer would not be used.
 			return
 		}
-		if tick := tickAt(cpu, now); tick != 0 && (next == 0 || tick < next) {
+		if tick := tickAt(cpu, now, periodic); tick != 0 && (next == 0 || tick < next) {
 			next, isTick = tick, true
 		}
 	}
@@ -91,7 +110,7 @@ func armTimer(cpu int, running bool, now int64) {
 		return
 	}
 	c.timerArmed = next
-	stats.timerArms++
+	atomic.AddUint64(&stats.timerArms, 1) // also on the way out without the BKL (wake_unlocked.go)
 	if next == 0 {
 		arch.ArmTimer(0)
 		return
@@ -115,9 +134,10 @@ func armTimer(cpu int, running bool, now int64) {
 //
 // Why it matters under TCG: the EOI and the re-arm of a tick are writes to the emulated local
 // APIC, which QEMU takes under its big lock and hands back and forth with its main loop — 100–150
-// µs of kernel time per timer interrupt on this 2-core host. BKL held.
-func tickAt(cpu int, now int64) int64 {
-	if periodicTick() {
+// µs of kernel time per timer interrupt on this 2-core host. periodic is periodicTick's answer.
+// Reads this core's and the scheduler's state only: callable without the BKL.
+func tickAt(cpu int, now int64, periodic bool) int64 {
+	if periodic {
 		// Keep an already armed, earlier-or-equal tick instead of pushing it back on every
 		// system call: the running thread must still be looked at once per tick.
 		tick := now + tickNS
@@ -147,5 +167,6 @@ func periodicTick() bool {
 	return ptimers.cpuTicks || (netPoller{}).Waiters()
 }
 
-// othersWait reports whether a thread waits to run where core cpu's scheduler looks first. BKL held.
+// othersWait reports whether a thread waits to run where core cpu's scheduler looks first. The
+// scheduler's queues have their own locks: callable without the BKL.
 func othersWait(cpu int) bool { return S.GRQLen() > 0 || !S.RunqEmpty(cpu) }

@@ -41,13 +41,23 @@ func trap(f *arch.Frame) *arch.Frame {
 		}
 		kernelFault(f, "")
 	}
-	r := trapBKL(f, kind, n, cpu, t0)
+	var r *arch.Frame
+	if kind == arch.TrapIPI && arch.IPI(n) == arch.IPIWake && wakeUnlockedOK(cpu) {
+		arch.EOI(f)
+		r = wakeUnlocked(cpu, t0) // an idle core's wake-up, without the BKL (wake_unlocked.go)
+	} else {
+		r = trapBKL(f, kind, n, cpu, t0)
+	}
 	// Going idle: poll first (idle.go) for a deadline due within microseconds or a wake-up
 	// from another core, and handle what ends the poll as its interrupt, without one.
 	for r == nil {
 		ev := idlePoll(cpu)
 		if ev == pollNone {
 			break
+		}
+		if ev == pollWake && wakeUnlockedOK(cpu) {
+			r = wakeUnlocked(cpu, arch.Cycles())
+			continue
 		}
 		k := arch.TrapTimer
 		if ev == pollWake {
@@ -169,7 +179,10 @@ func schedule(cpu int) *arch.Frame {
 	var now int64
 	for {
 		gp := c.cur
-		if gp == 0 || S.Status(gp) != sched.Grunning {
+		// Still this core's running thread? Asked of this P, not of the thread's status: a
+		// thread that blocked and was readied in this trap may be running already, picked by
+		// another core's wake-up (wake_unlocked.go), which resumes it once this trap is over.
+		if gp == 0 || S.Curg(cpu) != gp {
 			gp, _ = S.Schedule(cpu)
 			if gp == 0 { // Schedule has called ParkM: halt this core until an interrupt
 				if (netPoller{}).Waiters() {

@@ -97,6 +97,7 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&unexpectedTrap)), unsafe.Sizeof(unexpectedTrap))
 	add(uintptr(unsafe.Pointer(&unknownBeyond)), unsafe.Sizeof(unknownBeyond))
 	add(uintptr(unsafe.Pointer(&unknownSeen)), unsafe.Sizeof(unknownSeen))
+	add(uintptr(unsafe.Pointer(&unlockedView)), unsafe.Sizeof(unlockedView))
 	add(uintptr(unsafe.Pointer(&uspace)), unsafe.Sizeof(uspace))
 	add(uintptr(unsafe.Pointer(&vcon)), unsafe.Sizeof(vcon))
 	add(uintptr(unsafe.Pointer(&vdsoState)), unsafe.Sizeof(vdsoState))

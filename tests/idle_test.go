@@ -9,12 +9,20 @@ import (
 	"testing"
 )
 
-var pollKicks = regexp.MustCompile(`poll-kicks=(\d+)`)
+var (
+	pollKicks     = regexp.MustCompile(`poll-kicks=(\d+)`)
+	unlockedWakes = regexp.MustCompile(`unlocked-wakes=(\d+) unlocked-fallbacks=(\d+) unlocked-idle=(\d+)`)
+)
 
 // TestGuestIdlePoll runs a thread ping-pong on two cores, where each hand-off wakes a thread on
 // the other core: some of those wake-ups must find the other core polling and end its poll
 // with a store instead of an IPI (klog's poll-kicks). And a 1 µs nanosleep must take at least the
 // default 50 µs timer slack, as Linux lets it; PR_SET_TIMERSLACK must change the slack.
+//
+// Those wake-ups are also where the BKL was split first (kernel/wake_unlocked.go): a woken idle
+// core picks and resumes its thread, or idles again, without the lock. Most of the 2000 round
+// trips' wake-ups must have gone that way (klog's unlocked-wakes and unlocked-idle), and few
+// handed over to the BKL.
 func TestGuestIdlePoll(t *testing.T) {
 	if native() {
 		t.Skip("counts gmpos's idle polls")
@@ -35,6 +43,16 @@ func TestGuestIdlePoll(t *testing.T) {
 	}
 	if n, _ := strconv.Atoi(k[1]); n == 0 {
 		t.Errorf("no wake-up ended an idle poll in 2000 cross-core round trips:\n%.3000s", g.log)
+	}
+	u := unlockedWakes.FindStringSubmatch(g.log)
+	if u == nil {
+		t.Fatalf("no unlocked wake-ups in the exit statistics:\n%.3000s", g.log)
+	}
+	resumed, fallbacks, idled := atoi(u[1]), atoi(u[2]), atoi(u[3])
+	t.Logf("wake-ups without the BKL: %d resumed a thread, %d idled again; %d handed over to the BKL", resumed, idled, fallbacks)
+	if resumed+idled < 1000 || fallbacks*4 > resumed+idled {
+		t.Errorf("2000 cross-core round trips: %d wake-ups resumed a thread and %d idled without the BKL, %d took it: want 1000 or more without, and at most a quarter as many with it",
+			resumed, idled, fallbacks)
 	}
 }
 
@@ -79,4 +97,10 @@ func TestGuestTicks(t *testing.T) {
 	if n(8) < 30 {
 		t.Errorf("a thread making system calls shared a core for 400 ms with %d ticks: each 10 ms slice needs one", n(8))
 	}
+}
+
+// atoi is strconv.Atoi for figures a regexp has already matched as digits.
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }

@@ -1,0 +1,173 @@
+// An idle core's wake-up without the big kernel lock: the first path out from under it.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import (
+	"sync/atomic"
+
+	"gmpos/kernel/arch"
+	"gmpos/sched"
+)
+
+// Why this path first. In a thread ping-pong on two cores (examples/pingpong futex, 2 vCPUs,
+// klog=1) 49,490 of ~70,000 kernel entries found the BKL taken, and the cores spun 150 ms for it
+// in a 400 ms run: each hand-off wakes the other core (an IPI or a poll kick, ~25,000 of the
+// entries), whose wake-up then waited for the waker's futex call to finish, and the waker's next
+// call waited for the wake-up. A wake-up needs almost nothing the BKL protects: the core's own
+// state, the scheduler (package sched, which has its own locks) and the thread it picks — the
+// same split Linux made first when it took the BKL out of schedule() (2.2 → 2.4).
+//
+// What wakeUnlocked does without the lock: ends the core's idle stretch (its own cpuState and
+// acct), asks the scheduler for a thread (S.Schedule), and resumes it — its page table, its
+// timer, its FP state — all of them this core's or the scheduler's; or, if there is nothing to
+// run (often: a wakep for a thread its waker then runs itself), goes idle again (idleUnlocked).
+//
+// When it hands over to trapBKL instead (stats.unlockedFallbacks), which finishes the wake-up as
+// before the split:
+//   - another core holds the BKL: the section that made the thread runnable may still be open.
+//     Every thread becomes runnable inside a BKL section (a wake-up, a new thread, a
+//     preemption), and that section may go on touching it after the scheduler has it — a
+//     thread that blocks and is readied in one system call has its result written, and its
+//     x87 state is still in its old core's registers (written back as that core switches).
+//     Linux's try_to_wake_up waits for the task's on_cpu for the same reason. The BKL free
+//     after the pick means that section has ended, and its release ordered its writes before
+//     this core's reads; taken, this core waits for it in trapBKL;
+//   - the thread needs the kernel on its way out: it is killed, its process is ending, a signal
+//     is deliverable, or a temporary signal mask is still in force (schedule);
+//   - nothing to run, and the network poller has waiters after all (they came after
+//     wakeUnlockedOK looked): the last core to go idle must block in the poller, which only
+//     trapBKL's Schedule does.
+//
+// The pairing that makes the second check safe: whoever changes what a running thread must see
+// (postSignal, procExit, execve's de_thread, a CPU timer's tick) does so under the BKL and then
+// looks, through kickThread or recalcCPUArmed, at every core's cur to kick the one running it.
+// This path stores cur, then reads the thread's state. Each side puts arch.Fence between its
+// store and its load (Dekker's protocol; Linux's smp_mb() in try_to_wake_up and
+// signal_wake_up), so at least one of them sees the other's store: this path sees the kill or
+// signal and hands over, or the other core sees cur and kicks this one — whose IPI is taken the
+// moment the thread is in user mode, and that entry (the thread now running: cur != 0) takes
+// the BKL. The scheduler's own state needs nothing extra: its locks order it.
+//
+// The machine-wide inputs of the timer (the earliest deadline, the periodic tick) are not read
+// here but from unlockedView, which every BKL holder publishes as it releases the lock
+// (bklUnlock) and recalcCPUArmed as soon as the tick is needed. A deadline the view does not
+// show yet was added by a BKL holder whose own way out armed its own timer for it.
+//
+// Also left to trapBKL for now, decided before anything is done (wakeUnlockedOK): wake-ups
+// while the profiler or the scheduler trace runs (their buffers are the BKL's), while the
+// network poller has waiters (sched's findRunnable would call the poller, which needs the
+// kernel's socket and device state; netPoller.Poll refuses to run without the BKL anyway), and
+// with the kernel option wakebkl=1, which keeps the old path for comparisons.
+//
+// Context: trap context (doc.go), without the BKL.
+
+// unlockedView is what the BKL holder publishes for the paths without the lock. Atomic; written
+// under the BKL (publishUnlockedView).
+var unlockedView struct {
+	next     atomic.Int64 // sharedDeadline: the earliest timeout or real-clock expiry (0: none)
+	periodic atomic.Bool  // periodicTick: running threads take the periodic tick
+}
+
+// publishUnlockedView refreshes unlockedView. BKL held.
+func publishUnlockedView() {
+	unlockedView.next.Store(sharedDeadline())
+	unlockedView.periodic.Store(periodicTick())
+}
+
+// wakeUnlockedOK reports whether an IPIWake (or a poll kick) on core cpu may be handled by
+// wakeUnlocked: the core is idle, and nothing that wakeUnlocked leaves to the BKL is on.
+func wakeUnlockedOK(cpu int) bool {
+	return cpus[cpu].cur == 0 && !cmd.wakeBKL && prof.hz == 0 && !cmd.trace && !(netPoller{}).Waiters()
+}
+
+// wakeUnlocked handles a wake-up of idle core cpu that entered the kernel at cycle t0 (its
+// interrupt, if any, acknowledged) and returns the frame to resume, or nil to idle again (then
+// through trapBKL). Call only when wakeUnlockedOK.
+func wakeUnlocked(cpu int, t0 uint64) *arch.Frame {
+	c := &cpus[cpu]
+	entry := nanotimeAt(t0)
+	if c.idleSince != 0 { // the halt this wake-up ended (as in trapBKL)
+		c.idleCycles += t0 - c.idleSince
+		c.idleSince = 0
+		idleEnded(cpu, entry, true)
+	}
+	gp, _ := S.Schedule(cpu)
+	if gp != 0 {
+		c.cur = gp
+		c.dispatches++
+	}
+	arch.Fence() // cur before the thread's state: pairs with kickThread's fence (see above)
+	if gp == 0 && !(netPoller{}).Waiters() {
+		idleUnlocked(cpu, t0)
+		return nil
+	}
+	if gp == 0 || bkl.Load() != 0 || needsKernel(&threads[gp]) {
+		atomic.AddUint64(&stats.unlockedFallbacks, 1)
+		c.kernelCycles += arch.Cycles() - t0
+		// trapLocked's chargeUser charges the picked thread from here: nothing of this path.
+		acct[cpu].g, acct[cpu].since = 0, nanotime()
+		return trapBKL(nil, arch.TrapIPI, int(arch.IPIWake), cpu, arch.Cycles())
+	}
+	t := &threads[gp]
+	now := nanotime()
+	startCharging(cpu, gp, now)
+	loadRoot(cpu, procs[t.proc].space)
+	armTimerFor(cpu, true, now, unlockedView.next.Load(), unlockedView.periodic.Load())
+	resumed(cpu)
+	arch.Current().PrepareResume(t.fpArea(), t.tls)
+	t1 := arch.Cycles()
+	c.kernelCycles += t1 - t0
+	ktimeCharge(ktimeIPI, t1-t0)
+	atomic.AddUint64(&stats.unlockedWakes, 1)
+	sendDeferredWakes(cpu) // the scheduler may have woken another core (wakep)
+	return &t.frame
+}
+
+// idleUnlocked is schedule's way to idle for wakeUnlocked, whose Schedule found nothing: arm the
+// timer (and plan the idle poll) from unlockedView, and mark the core halted. Nothing to charge:
+// the core was idle before this wake-up, and still is.
+//
+// One race the BKL used to exclude: a waker may claim this idle P (sched's wakep) after Schedule
+// published it idle and before the poll is marked active, and then sends an IPI, since it could
+// not kick the poll. The IPI would wait, unseen, for the poll's window to end (interrupts are
+// off while polling). So once the poll is marked, this core looks whether its P is still idle;
+// if not, it kicks its own poll, and goes straight back to Schedule (trap's loop). Both sides
+// are sequentially consistent atomics (the waker claims the P, then tries the kick; this core
+// marks the poll, then reads the P's idle bit): one of them sees the other.
+func idleUnlocked(cpu int, t0 uint64) {
+	c := &cpus[cpu]
+	now := nanotime()
+	acct[cpu].since = now // a.g is 0 (idle); chargeSystem(cpu, 0)'s effect
+	armTimerFor(cpu, false, now, unlockedView.next.Load(), unlockedView.periodic.Load())
+	t1 := arch.Cycles()
+	c.kernelCycles += t1 - t0
+	ktimeCharge(ktimeIPI, t1-t0)
+	atomic.AddUint64(&stats.unlockedIdle, 1)
+	c.idleSince = t1
+	if c.pollUntil != 0 {
+		c.polling.Store(pollActive)
+		if !S.Idle(cpu) {
+			c.polling.CompareAndSwap(pollActive, pollKicked)
+		}
+	}
+	sendDeferredWakes(cpu)
+}
+
+// needsKernel reports whether thread t, just picked to run, must go through schedule's checks
+// under the BKL: killed, its process ending, a deliverable signal, a temporary signal mask to
+// restore. Read without the lock, after arch.Fence (see above).
+func needsKernel(t *Thread) bool {
+	return t.killed || procOf(t).state != procLive || t.sigpending&^t.sigmask != 0 || t.restoreSigmask
+}
+
+// startCharging makes core cpu charge thread gp from now on (chargeSystem's effect when the core
+// was idle: nothing to charge for the time before). since is stored before g, with a fence
+// between: a clock read on another core that finds g (threadCPUClock) then reads this since,
+// never the idle stretch's.
+func startCharging(cpu int, gp sched.GID, now int64) {
+	a := &acct[cpu]
+	a.since = now
+	arch.Fence()
+	a.g = gp
+}
