@@ -10,6 +10,7 @@ import (
 
 	"gmpos/kernel/arch"
 	"gmpos/kernel/mm"
+	"gmpos/sched"
 )
 
 // Every core is an M with its own P. User code runs on all cores in parallel; the kernel is
@@ -49,6 +50,7 @@ var (
 // the measure of what the BKL costs, and of when splitting it pays off.
 func bklLock(cpu int) {
 	if bkl.CompareAndSwap(0, uint32(cpu)+1) {
+		bklSeq.Add(1)
 		return
 	}
 	t0 := arch.Cycles()
@@ -56,8 +58,31 @@ func bklLock(cpu int) {
 		ackFlush(cpu)
 		arch.Pause()
 	}
+	bklSeq.Add(1)
 	stats.bklContended++
 	stats.bklSpinCycles += arch.Cycles() - t0
+}
+
+// bklSeq numbers the BKL's sections: each acquisition adds one (bklLock). Atomic.
+var bklSeq atomic.Uint64
+
+// markRunnable records that the current BKL section makes thread gp runnable (a wake-up, a new
+// thread, a preemption, a yield): the section may go on touching gp after the scheduler has it,
+// so a core that picks gp without the BKL must not resume it before the section ends
+// (sectionOpen). Called before the scheduler is told; BKL held.
+func markRunnable(gp sched.GID) {
+	atomic.StoreUint64(&threads[gp].runnableIn, bklSeq.Load())
+}
+
+// sectionOpen reports whether the BKL section that last made gp runnable is still open. Read
+// after the pick, in this order: the mark (which the scheduler's hand-over orders after the
+// section's start), then the lock, then the sequence. A section that marked gp and still holds
+// the lock shows its own number; a later one, or none, means it has ended, and its release
+// ordered its writes before these reads. A new section that has taken the lock but not yet
+// counted itself makes this answer true for nothing: conservative.
+func sectionOpen(gp sched.GID) bool {
+	mark := atomic.LoadUint64(&threads[gp].runnableIn)
+	return bkl.Load() != 0 && bklSeq.Load() == mark
 }
 
 // bklHeld reports whether core cpu holds the big kernel lock.

@@ -294,6 +294,7 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 	case nrFutex:
 		r = sysFutex(t, gp, cpu, uintptr(a[0]), int32(a[1]), uint32(a[2]), uintptr(a[3]), uintptr(a[4]), uint32(a[5]))
 	case nrSchedYield:
+		markRunnable(gp)
 		S.GoYield(cpu)
 		r = 0
 	case nrNanosleep:

@@ -55,6 +55,10 @@ type Thread struct {
 	// CPU clocks (ptimer.go).
 	cpu    cpuTimes
 	cpuExp expiryCache
+
+	// runnableIn is the BKL section (bklSeq) that last made the thread runnable: until it
+	// ends, no core resumes the thread without the BKL (wake_unlocked.go). Atomic.
+	runnableIn uint64
 }
 
 // MaxThreads is the size of the thread table: one slot per scheduler G.
@@ -101,7 +105,10 @@ func newThread(cpu int) (*Thread, sched.GID) {
 }
 
 // startThread makes a thread from newThread runnable (sched.StartG: runnext of this core's P).
-func startThread(gp sched.GID, cpu int) { S.StartG(gp, cpu) }
+func startThread(gp sched.GID, cpu int) {
+	markRunnable(gp)
+	S.StartG(gp, cpu)
+}
 
 // live reports whether gp is a thread that exists: running, runnable or waiting.
 func live(gp sched.GID) bool {

@@ -238,6 +238,7 @@ func timerTick(cpu int, tick, early bool) {
 	expireRealTimers(cpu, now) // ptimer.go, itimer.go
 	preempt := false
 	if gp := cpus[cpu].cur; gp != 0 && S.Tick(cpu, now) {
+		markRunnable(gp)
 		S.Preempt(cpu)
 		stats.preemptions++
 		preempt = true

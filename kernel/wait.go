@@ -135,6 +135,7 @@ func unblock(gp sched.GID, cpu int) {
 		waiters.stale = true // the earliest deadline may be gone: nextDeadline looks again
 	}
 	t.deadline = 0
+	markRunnable(gp) // for the poll's buffer too: sched readies those in this section
 	if netWakeTake(gp) {
 		return // the network poller returns it to the scheduler (net_poller.go)
 	}

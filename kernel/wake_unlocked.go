@@ -25,14 +25,13 @@ import (
 //
 // When it hands over to trapBKL instead (stats.unlockedFallbacks), which finishes the wake-up as
 // before the split:
-//   - another core holds the BKL: the section that made the thread runnable may still be open.
-//     Every thread becomes runnable inside a BKL section (a wake-up, a new thread, a
-//     preemption), and that section may go on touching it after the scheduler has it — a
+//   - the BKL section that made the thread runnable is still open (sectionOpen). Every thread
+//     becomes runnable inside a BKL section (a wake-up, a new thread, a preemption, a yield:
+//     markRunnable), and that section may go on touching it after the scheduler has it — a
 //     thread that blocks and is readied in one system call has its result written, and its
 //     x87 state is still in its old core's registers (written back as that core switches).
-//     Linux's try_to_wake_up waits for the task's on_cpu for the same reason. The BKL free
-//     after the pick means that section has ended, and its release ordered its writes before
-//     this core's reads; taken, this core waits for it in trapBKL;
+//     Linux's try_to_wake_up waits for the task's on_cpu for the same reason. Here this core
+//     waits for the section to end by taking the BKL in trapBKL;
 //   - the thread needs the kernel on its way out: it is killed, its process is ending, a signal
 //     is deliverable, or a temporary signal mask is still in force (schedule);
 //   - nothing to run, and the network poller has waiters after all (they came after
@@ -102,7 +101,7 @@ func wakeUnlocked(cpu int, t0 uint64) *arch.Frame {
 		idleUnlocked(cpu, t0)
 		return nil
 	}
-	if gp == 0 || bkl.Load() != 0 || needsKernel(&threads[gp]) {
+	if gp == 0 || sectionOpen(gp) || needsKernel(&threads[gp]) {
 		atomic.AddUint64(&stats.unlockedFallbacks, 1)
 		c.kernelCycles += arch.Cycles() - t0
 		// trapLocked's chargeUser charges the picked thread from here: nothing of this path.
