@@ -113,6 +113,11 @@ var acct [arch.MaxCPU]struct {
 func chargeUser(cpu int, entry int64) {
 	a := &acct[cpu]
 	a.g = cpus[cpu].cur
+	if cpus[cpu].pickedIdle {
+		// Picked by a wake-up without the BKL, not yet run (wake_unlocked.go): the core was
+		// idle, and the wait for the BKL is nobody's, as an idle core's wake-up always was.
+		a.g, cpus[cpu].pickedIdle = 0, false
+	}
 	if a.g != 0 {
 		charge(a.g, userTime(a.since, entry, a.until), true)
 	}

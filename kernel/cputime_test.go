@@ -63,3 +63,29 @@ func TestExpiryCache(t *testing.T) {
 		t.Fatal("samples")
 	}
 }
+
+// TestChargeUserPickedIdle: a thread that an idle core's wake-up picked without the BKL and
+// then handed to trapBKL (wake_unlocked.go) has not run: the trap charges it nothing, neither
+// user time from the idle stretch nor, later, the wait for the BKL as system time.
+func TestChargeUserPickedIdle(t *testing.T) {
+	const gp = 7
+	saved := acct[0]
+	defer func() { threads[gp], cpus[0], acct[0] = Thread{}, cpuState{}, saved }()
+	threads[gp] = Thread{}
+	cpus[0] = cpuState{}
+	cpus[0].cur, cpus[0].pickedIdle = gp, true
+	acct[0].g, acct[0].since, acct[0].until = 0, 1_000, 0
+	chargeUser(0, 5_000_000)
+	if u := threads[gp].cpu.user; u != 0 {
+		t.Errorf("the picked thread was charged %d ns of user time for the core's idle stretch", u)
+	}
+	if acct[0].g != 0 || cpus[0].pickedIdle {
+		t.Errorf("after the charge: acct.g %d (want 0: nobody), pickedIdle %v (want cleared)", acct[0].g, cpus[0].pickedIdle)
+	}
+	cpus[0].pickedIdle = false // a thread that did run is charged as before
+	acct[0].since = 5_000_000
+	chargeUser(0, 5_000_500)
+	if u := threads[gp].cpu.user; u != 500 {
+		t.Errorf("a running thread's user time: %d ns, want 500", u)
+	}
+}

@@ -67,9 +67,9 @@
 //     the BKL, on a 32 KiB kernel stack, under the per-CPU kernel g (kernel/arch/amd64 cpu.go),
 //     with no P.
 //   - unlocked: trap context without the BKL — an idle core's wake-up (wake_unlocked.go), the
-//     idle poll, a TLB-shootdown IPI. It touches only its core's own state, the scheduler, and
-//     atomics; it reads the thread it picks after arch.Fence, and the machine-wide timer inputs
-//     from unlockedView.
+//     idle poll, a TLB-shootdown IPI. It writes only its core's own state, the scheduler's, and
+//     atomics; it reads the thread it picks after arch.Fence, the machine-wide timer inputs
+//     from unlockedView, and a few BKL data racily on purpose (wake_unlocked.go says which).
 //   - interrupt: a device interrupt's handler (irq.go): trap context, and moreover short — it
 //     acknowledges the device, records, wakes; nothing else.
 //   - report: the kernel fault report (fault.go) runs whatever the kernel was doing: no lock at

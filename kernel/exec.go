@@ -90,7 +90,20 @@ func sysExecve(t *Thread, gp sched.GID, cpu int, path, argv, envp uintptr) (int6
 		return e, false
 	}
 
-	// The point of no return.
+	// The point of no return. The other threads end first (de_thread), before the image they run
+	// is torn down: a runnable one that a core picks up without the BKL meanwhile sees killed
+	// and hands over to the BKL instead of running its old code on the new image
+	// (wake_unlocked.go); one in user mode on another core is kicked.
+	for i := 1; i < MaxThreads; i++ { // de_thread: the caller is the process's only thread
+		if o := sched.GID(i); o != gp && live(o) && int(threads[i].proc) == k {
+			threads[i].killed = true
+			if blocked(o) {
+				wakeThread(o, -EINTR, cpu)
+			} else {
+				kickThread(o, cpu) // running elsewhere: it ends on its way back out
+			}
+		}
+	}
 	if int(p.space) == k {
 		spaces[k].Teardown()
 	}
@@ -113,16 +126,6 @@ func sysExecve(t *Thread, gp sched.GID, cpu int, path, argv, envp uintptr) (int6
 	for sig := range p.sigactions {
 		if p.sigactions[sig].handler != sigIGN {
 			p.sigactions[sig] = sigaction{}
-		}
-	}
-	for i := 1; i < MaxThreads; i++ { // de_thread: the caller is the process's only thread
-		if o := sched.GID(i); o != gp && live(o) && int(threads[i].proc) == k {
-			threads[i].killed = true
-			if blocked(o) {
-				wakeThread(o, -EINTR, cpu)
-			} else {
-				kickThread(o, cpu) // running elsewhere: it ends on its way back out
-			}
 		}
 	}
 	t.frame = arch.NewUserFrame(uintptr(img.Entry), sp)

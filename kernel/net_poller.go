@@ -67,11 +67,7 @@ func netWakeTake(gp sched.GID) bool {
 
 func (netPoller) Poll(block bool, buf []sched.GID) int {
 	if !bklHeld(currentCPU()) {
-		// An idle wake-up without the BKL (wake_unlocked.go) does not run with waiters here; if
-		// they came meanwhile, polling is left to the BKL's paths. Not blocking is safe: that
-		// wake-up hands an empty schedule over to trapBKL, whose Schedule polls again, and a
-		// thread it found runs until its core's next schedule or tick polls.
-		return 0
+		return 0 // not reached: Waiters says none without the BKL (a second guard)
 	}
 	nicUp := nic.present && nic.file >= 0
 	if !nicUp && p9n == 0 || len(buf) == 0 {
@@ -98,7 +94,15 @@ func (netPoller) Poll(block bool, buf []sched.GID) int {
 }
 
 // Waiters: threads are parked in the kernel while the stack listens on the NIC, or a share is
-// mounted (its calls park threads too).
-func (netPoller) Waiters() bool { return (nic.present && nic.file >= 0 || p9n > 0) && waiters.n > 0 }
+// mounted (its calls park threads too) — netWaiters — and the caller holds the BKL. Without it
+// (an idle core's wake-up, wake_unlocked.go) the scheduler is told there are none, so that it
+// neither calls Poll nor takes its poll lock and notes a poll that did not happen: a BKL
+// holder's blocking poll, the last idle P's, must not find that lock taken.
+func (netPoller) Waiters() bool { return bklHeld(currentCPU()) && netWaiters() }
+
+// netWaiters reports whether threads wait on the NIC's or a share's devices: the NIC is open
+// (the stack listens on it) or a share is mounted, and some thread is blocked. Read without the
+// BKL it is a hint (wake_unlocked.go).
+func netWaiters() bool { return (nic.present && nic.file >= 0 || p9n > 0) && waiters.n > 0 }
 
 var _ sched.Poller = netPoller{}

@@ -50,6 +50,14 @@ type cpuState struct {
 	pollKicks     uint64
 	pollDeadlines uint64
 
+	// pickedIdle: cur was picked by a wake-up without the BKL that handed over to trapBKL
+	// (wake_unlocked.go); it has not run, and the core was idle until the way out, so the
+	// trap's charges (chargeUser, chargeSystem) go to nobody, as for an idle core's wake-up.
+	// idleSeq is odd while that wake-up updates idleCycles and idleSince, for cpuTime's
+	// readers on other cores.
+	pickedIdle bool
+	idleSeq    atomic.Uint32
+
 	// wakeIPIs are the cores this core must send a wake-up IPI once it releases the BKL (bit i:
 	// core i; smp.go bklUnlock). Only this core touches it.
 	wakeIPIs uint16
@@ -68,12 +76,21 @@ var ncpu = 1
 func currentCPU() int { return arch.Current().ID() }
 
 // cpuTime is core i's kernel and idle time so far, in ns (a halt in progress counts up to now).
-// BKL held (another core's fields are read under the lock that all their writers hold).
+// BKL held. Core i's wake-up without the BKL updates the idle fields meanwhile, so they are read
+// as a seqlock's readers do: again if idleSeq was odd or changed.
 func cpuTime(i int) (kernel, idle int64) {
 	c := &cpus[i]
-	ic := c.idleCycles
-	if c.idleSince != 0 {
-		ic += arch.Cycles() - c.idleSince
+	var ic uint64
+	for {
+		s := c.idleSeq.Load()
+		ic = c.idleCycles
+		if c.idleSince != 0 {
+			ic += arch.Cycles() - c.idleSince
+		}
+		if s&1 == 0 && c.idleSeq.Load() == s {
+			break
+		}
+		arch.Pause()
 	}
 	return cyclesToNS(c.kernelCycles), cyclesToNS(ic)
 }

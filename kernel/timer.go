@@ -164,7 +164,7 @@ const minRunNS = tickNS / 2
 // CPU-time timer of any thread or of the process (ptimer.go recalcCPUArmed), or the network
 // poller. BKL held.
 func periodicTick() bool {
-	return ptimers.cpuTicks || (netPoller{}).Waiters()
+	return ptimers.cpuTicks || netWaiters()
 }
 
 // othersWait reports whether a thread waits to run where core cpu's scheduler looks first. The

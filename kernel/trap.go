@@ -106,7 +106,9 @@ func trapBKL(f *arch.Frame, kind arch.TrapKind, n, cpu int, t0 uint64) *arch.Fra
 		if c.pollUntil != 0 {
 			// Polling from before the lock is released: a waker that queues a thread here
 			// after it (and so after this core's scheduler looked) kicks the poll (idle.go).
-			c.polling.Store(pollActive)
+			// A waker without the BKL (another core's wake-up, whose scheduler may wakep) can
+			// claim this P before that: see markPolling.
+			markPolling(cpu)
 		}
 	}
 	bklUnlock()
@@ -185,7 +187,7 @@ func schedule(cpu int) *arch.Frame {
 		if gp == 0 || S.Curg(cpu) != gp {
 			gp, _ = S.Schedule(cpu)
 			if gp == 0 { // Schedule has called ParkM: halt this core until an interrupt
-				if (netPoller{}).Waiters() {
+				if netWaiters() {
 					netStats[netabi.NetIdleHalts]++
 				}
 				c.cur = 0

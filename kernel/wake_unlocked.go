@@ -55,9 +55,16 @@ import (
 //
 // Also left to trapBKL for now, decided before anything is done (wakeUnlockedOK): wake-ups
 // while the profiler or the scheduler trace runs (their buffers are the BKL's), while the
-// network poller has waiters (sched's findRunnable would call the poller, which needs the
-// kernel's socket and device state; netPoller.Poll refuses to run without the BKL anyway), and
-// with the kernel option wakebkl=1, which keeps the old path for comparisons.
+// network poller has waiters (netWaiters: the poller needs the kernel's socket and device
+// state; its Waiters tells the scheduler "none" without the BKL, so that the scheduler never
+// polls from here), and with the kernel option wakebkl=1, which keeps the old path for
+// comparisons. While a program has the NIC open, or a share mounted, any blocked thread counts
+// as a waiter, so its wake-ups all take the BKL: the network is the BKL's still.
+//
+// Read without the lock, racily on purpose: the picked thread's kill, exit and signal state
+// (after the fence above), its process's address space (procs, roots, spaceGen: they change
+// only in execve, which ends the other threads first, and a vfork child's exec, whose space no
+// other thread runs in), and netWaiters' counts (a hint; the idle case looks again).
 //
 // Context: trap context (doc.go), without the BKL.
 
@@ -77,7 +84,7 @@ func publishUnlockedView() {
 // wakeUnlockedOK reports whether an IPIWake (or a poll kick) on core cpu may be handled by
 // wakeUnlocked: the core is idle, and nothing that wakeUnlocked leaves to the BKL is on.
 func wakeUnlockedOK(cpu int) bool {
-	return cpus[cpu].cur == 0 && !cmd.wakeBKL && prof.hz == 0 && !cmd.trace && !(netPoller{}).Waiters()
+	return cpus[cpu].cur == 0 && !cmd.wakeBKL && prof.hz == 0 && !cmd.trace && !netWaiters()
 }
 
 // wakeUnlocked handles a wake-up of idle core cpu that entered the kernel at cycle t0 (its
@@ -87,8 +94,10 @@ func wakeUnlocked(cpu int, t0 uint64) *arch.Frame {
 	c := &cpus[cpu]
 	entry := nanotimeAt(t0)
 	if c.idleSince != 0 { // the halt this wake-up ended (as in trapBKL)
+		c.idleSeq.Add(1) // for cpuTime's readers (percpu.go)
 		c.idleCycles += t0 - c.idleSince
 		c.idleSince = 0
+		c.idleSeq.Add(1)
 		idleEnded(cpu, entry, true)
 	}
 	gp, _ := S.Schedule(cpu)
@@ -97,15 +106,14 @@ func wakeUnlocked(cpu int, t0 uint64) *arch.Frame {
 		c.dispatches++
 	}
 	arch.Fence() // cur before the thread's state: pairs with kickThread's fence (see above)
-	if gp == 0 && !(netPoller{}).Waiters() {
+	if gp == 0 && !netWaiters() {
 		idleUnlocked(cpu, t0)
 		return nil
 	}
 	if gp == 0 || sectionOpen(gp) || needsKernel(&threads[gp]) {
 		atomic.AddUint64(&stats.unlockedFallbacks, 1)
 		c.kernelCycles += arch.Cycles() - t0
-		// trapLocked's chargeUser charges the picked thread from here: nothing of this path.
-		acct[cpu].g, acct[cpu].since = 0, nanotime()
+		c.pickedIdle = gp != 0 // the thread has not run: the trap charges nobody (cputime.go)
 		return trapBKL(nil, arch.TrapIPI, int(arch.IPIWake), cpu, arch.Cycles())
 	}
 	t := &threads[gp]
@@ -145,12 +153,21 @@ func idleUnlocked(cpu int, t0 uint64) {
 	atomic.AddUint64(&stats.unlockedIdle, 1)
 	c.idleSince = t1
 	if c.pollUntil != 0 {
-		c.polling.Store(pollActive)
-		if !S.Idle(cpu) {
-			c.polling.CompareAndSwap(pollActive, pollKicked)
-		}
+		markPolling(cpu)
 	}
 	sendDeferredWakes(cpu)
+}
+
+// markPolling marks idle core cpu polling (idle.go), and kicks its own poll if a waker claimed
+// its P before the mark: that waker could not kick the poll and sends an IPI, which would wait
+// unseen until the poll's window ends (see idleUnlocked). Both halves of the way to idle use it:
+// trapBKL's too, since wakers without the BKL exist.
+func markPolling(cpu int) {
+	c := &cpus[cpu]
+	c.polling.Store(pollActive)
+	if !S.Idle(cpu) {
+		c.polling.CompareAndSwap(pollActive, pollKicked)
+	}
 }
 
 // needsKernel reports whether thread t, just picked to run, must go through schedule's checks
