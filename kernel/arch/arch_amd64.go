@@ -87,3 +87,7 @@ func StartCPUs(wait func(ns int64))   { amd64.StartCPUs(wait) }
 func Online() int                     { return amd64.Online() }
 
 func Random() (uint64, bool) { return amd64.Random() }
+
+func LoadUser32(addr uintptr) (uint32, bool) { return amd64.LoadUser32(addr) }
+func FixupUserAccess(f *Frame) bool          { return amd64.FixupUserAccess(f) }
+func UserFixups() uint64                     { return amd64.UserFixups() }

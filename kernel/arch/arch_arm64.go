@@ -87,3 +87,7 @@ func StartCPUs(wait func(ns int64))   { arm64.StartCPUs(wait) }
 func Online() int                     { return arm64.Online() }
 
 func Random() (uint64, bool) { return arm64.Random() }
+
+func LoadUser32(addr uintptr) (uint32, bool) { return arm64.LoadUser32(addr) }
+func FixupUserAccess(f *Frame) bool          { return arm64.FixupUserAccess(f) }
+func UserFixups() uint64                     { return arm64.UserFixups() }

@@ -58,6 +58,10 @@ var (
 	_ func() int           = Online
 
 	_ func() (uint64, bool) = Random
+
+	_ func(uintptr) (uint32, bool) = LoadUser32
+	_ func(*Frame) bool            = FixupUserAccess
+	_ func() uint64                = UserFixups
 )
 
 // The constants of the contract, with the kinds they must have.

@@ -86,6 +86,28 @@
 //
 // The page-table format itself belongs to kernel/mm (pte_<arch>.go).
 //
+// # User memory that may vanish
+//
+//	LoadUser32(addr)     (v, ok): the 4-byte word at a user address the caller has checked
+//	                     (4-aligned, below the user end), read through the current page table
+//	                     as an atomic load (x86 MOV, arm64 LDAR); ok is false if the read
+//	                     faulted because the page is not mapped or not readable
+//	FixupUserAccess(f)   for a fault taken in kernel mode: if it is LoadUser32's load, point f
+//	                     at the routine's failure exit, so that resuming f returns ok = false
+//	                     to its caller, and report true; false is a real kernel fault
+//	UserFixups()         how many faults FixupUserAccess fixed (atomic, for statistics)
+//
+// The kernel reads user memory directly (neither x86 SMAP nor arm64 PAN is enabled), which is
+// safe while it holds the big kernel lock, since munmap needs it too. A read made without the
+// lock — a futex word — races with another core's munmap; LoadUser32 is that read, with the one
+// entry of what Linux calls the exception table (arch/x86/mm/extable.c, arch/arm64/mm/extable.c):
+// the faulting instruction's address maps to a failure exit. The kernel's trap calls
+// FixupUserAccess for a kernel-mode TrapFault after SpuriousFault and before reporting the
+// fault, and resumes f in place when it returns true. Each port writes the load as the first
+// instruction of an assembly symbol and the failure exit as another one with the same argument
+// frame, both without a frame of their own, so that the stack (and arm64's link register) at the
+// fault is what the failure exit needs to return to LoadUser32's caller.
+//
 // # Cores
 //
 //	MaxCPU                    how many cores the kernel can run

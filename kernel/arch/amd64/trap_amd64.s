@@ -153,7 +153,10 @@ TEXT ·trapCommon(SB),NOSPLIT|NOFRAME,$0
 	// The interrupted thread's SSE state belongs to it: kernel Go code uses XMM registers and
 	// MXCSR, never x87/MMX, so only those are saved here, into their FXSAVE-layout slots; the
 	// x87 state stays live in the registers (CPU.fpLive) until fpFlush or resume (fpu.go).
-	// From CPL 0 the only interruptible code is the idle loop, which has no FP state.
+	// From CPL 0 nothing is saved: the idle loop has no FP state, and the one kernel code that
+	// may fault and be resumed, LoadUser32's load (uaccess.go), is the first instruction of an
+	// ABI0 routine reached by a call, where Go's ABI lets every XMM register but X15 be
+	// clobbered; trap's Go code leaves X15 zero and MXCSR at its default, as it found them.
 	TESTQ	$3, Frame_CS(SP)	// from CPL 3?
 	JZ	kernelmode
 	GS; MOVQ	CPU_fpArea, AX
@@ -236,16 +239,24 @@ fpdone:
 	MOVQ	Frame_SP(SP), SP
 	BYTE	$0x48; BYTE $0x0f; BYTE $0x07	// SYSRETQ (REX.W: return to 64-bit code)
 restore:
+	// inKernel tells syscallEntry whether a SYSCALL comes from kernel code, still on this kernel
+	// stack. A kernel frame resumes kernel Go code — after a fault FixupUserAccess fixed, or
+	// the runtime's SYSCALL from a kernel g — so the flag stays set for it; the idle loop, a
+	// kernel frame too, clears it itself.
 	GS; MOVQ	$0, CPU_inKernel
+	TESTQ	$3, Frame_CS(BX)
+	JNZ	popframe
+	GS; MOVQ	$1, CPU_inKernel
+popframe:
 	MOVQ	BX, SP
 	LOAD_GPRS
 	ADDQ	$Frame_IP, SP	// pop GPRs, vector, error code: IRETQ's frame is left
 	IRETQ
 
 idle:
-	GS; MOVQ	$0, CPU_inKernel
 	GS; MOVQ	CPU_kstackTop, SP
 idleloop:
+	GS; MOVQ	$0, CPU_inKernel	// every round: resume sets it for a resumed idle frame
 	STI
 	HLT
 	CLI

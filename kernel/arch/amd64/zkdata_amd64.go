@@ -20,9 +20,12 @@ func KernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&kernelCR3)), unsafe.Sizeof(kernelCR3))
 	add(uintptr(unsafe.Pointer(&lapicDev)), unsafe.Sizeof(lapicDev))
 	add(uintptr(unsafe.Pointer(&lapicTicksPerMS)), unsafe.Sizeof(lapicTicksPerMS))
+	add(uintptr(unsafe.Pointer(&loadUser32FailPC)), unsafe.Sizeof(loadUser32FailPC))
+	add(uintptr(unsafe.Pointer(&loadUser32InsnPC)), unsafe.Sizeof(loadUser32InsnPC))
 	add(uintptr(unsafe.Pointer(&mbInfo)), unsafe.Sizeof(mbInfo))
 	add(uintptr(unsafe.Pointer(&mbMagic)), unsafe.Sizeof(mbMagic))
 	add(uintptr(unsafe.Pointer(&online)), unsafe.Sizeof(online))
 	add(uintptr(unsafe.Pointer(&tsss)), unsafe.Sizeof(tsss))
+	add(uintptr(unsafe.Pointer(&userFixups)), unsafe.Sizeof(userFixups))
 	add(uintptr(unsafe.Pointer(&vectorNames)), unsafe.Sizeof(vectorNames))
 }

@@ -83,5 +83,6 @@
 // register values), cpu.go (per-CPU state, the kernel g), frame.go, trapkind.go (trap, fault and
 // IPI kinds, the syndrome), trap.go/vectors_arm64.s (entry, exit, Enter), fpu.go, gic.go,
 // timer.go, mmu.go, misc.go (halt, RNDR, semihosting), smp.go, sysreg.go/sysreg_arm64.s
-// (system registers and privileged instructions).
+// (system registers and privileged instructions), uaccess.go/uaccess_arm64.s (LoadUser32, the
+// user read a data abort may end, and its fixup).
 package arm64

@@ -17,6 +17,8 @@ func KernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&ecNames)), unsafe.Sizeof(ecNames))
 	add(uintptr(unsafe.Pointer(&gic)), unsafe.Sizeof(gic))
 	add(uintptr(unsafe.Pointer(&kernelRoot)), unsafe.Sizeof(kernelRoot))
+	add(uintptr(unsafe.Pointer(&loadUser32FailPC)), unsafe.Sizeof(loadUser32FailPC))
+	add(uintptr(unsafe.Pointer(&loadUser32InsnPC)), unsafe.Sizeof(loadUser32InsnPC))
 	add(uintptr(unsafe.Pointer(&local)), unsafe.Sizeof(local))
 	add(uintptr(unsafe.Pointer(&lpi)), unsafe.Sizeof(lpi))
 	add(uintptr(unsafe.Pointer(&ncpuDT)), unsafe.Sizeof(ncpuDT))
@@ -27,4 +29,5 @@ func KernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&shExitBlock)), unsafe.Sizeof(shExitBlock))
 	add(uintptr(unsafe.Pointer(&spinTable)), unsafe.Sizeof(spinTable))
 	add(uintptr(unsafe.Pointer(&timerHz)), unsafe.Sizeof(timerHz))
+	add(uintptr(unsafe.Pointer(&userFixups)), unsafe.Sizeof(userFixups))
 }
