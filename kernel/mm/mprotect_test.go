@@ -161,3 +161,38 @@ func TestMprotectGrowsDown(t *testing.T) {
 		}
 	}
 }
+
+// TestPeekUserWord: the lock-free check the kernel's futex path makes before it reads a futex
+// word without the BKL (kernel/futex_unlocked.go) answers what the program itself may read — a
+// present user page — and no for a page not yet faulted in, a PROT_NONE page whose frame stays
+// present, an unmapped one, a misaligned word, and the user half's end.
+func TestPeekUserWord(t *testing.T) {
+	boot(t, testRAM)
+	const base = 0x3000_0000_0000
+	mustMmap(t, base, 2*PageSize, PROT_READ|PROT_WRITE, anon|MAP_FIXED)
+	if Space.PT.PeekUserWord(base) {
+		t.Error("a page not faulted in yet reads as present")
+	}
+	access(&Space, base, true, 0x5a)
+	if !Space.PT.PeekUserWord(base) || !Space.PT.PeekUserWord(base+PageSize-4) {
+		t.Error("a present read-write user page is not readable")
+	}
+	if Space.PT.PeekUserWord(base + 2) {
+		t.Error("a misaligned word passes")
+	}
+	if err := Space.Mprotect(base, PageSize, PROT_NONE); err != OK {
+		t.Fatal(err)
+	}
+	if _, _, ok := Space.PT.Lookup(base); !ok {
+		t.Fatal("PROT_NONE dropped the page; this test wants it present")
+	}
+	if Space.PT.PeekUserWord(base) {
+		t.Error("a PROT_NONE page is readable")
+	}
+	if err := Space.Munmap(base, 2*PageSize); err != OK {
+		t.Fatal(err)
+	}
+	if Space.PT.PeekUserWord(base) || Space.PT.PeekUserWord(UserEnd) {
+		t.Error("an unmapped word, or the user half's end, is readable")
+	}
+}

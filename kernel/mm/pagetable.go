@@ -196,6 +196,23 @@ func (pt PageTable) PeekExecutable(va uintptr) bool {
 	return ok && a&AttrExec != 0
 }
 
+// PeekUserWord reports whether user code may read the 4-byte word at va in pt
+// right now, as far as the tables say: a present leaf with AttrUser (not
+// PROT_NONE, not a device page or another process's slot, which are
+// supervisor-only), and no kernel variable in the word (kernelData: the
+// kernel's variables share the image's pages with the program's). Like
+// PeekExecutable it takes no lock (the same reasons make it safe): the
+// kernel's futex path without the BKL asks it before it reads a futex word
+// through its exception fixup, and a concurrent munmap or mprotect makes
+// the answer one from just before the change, as if the read came first.
+func (pt PageTable) PeekUserWord(va uintptr) bool {
+	if va >= UserEnd || va&3 != 0 || kernelData(va, va+4) {
+		return false
+	}
+	_, a, ok := pt.lookup(va, peek64)
+	return ok && satisfies(a, false, false)
+}
+
 // peek64 reads an entry without the mm lock (see PeekExecutable).
 func peek64(pa uintptr) uint64 {
 	return atomic.LoadUint64((*uint64)(ptrAt(PhysToVirt(pa))))
