@@ -35,9 +35,11 @@ type cmdState struct {
 	ip      strRef // ip=...: the network configuration (ipconfig.go)
 	noVDSO  bool   // vdso=0: no vDSO; every clock read is a system call (vdso.go)
 	wakeBKL bool   // wakebkl=1: idle wake-ups take the BKL too, as before the split (wake_unlocked.go)
-	cwd     strRef // cwd=PATH: the program's working directory at start (fs_boot.go)
-	tscHz   uint64 // tsc_hz=N: the cycle counter's rate as the runner measured it (calibrate.go)
-	bad     bool   // the command line was malformed (reported once the console is up)
+	// futexbkl=1: the runtime's futex calls take the BKL too, as before the split (futex_unlocked.go)
+	futexBKL bool
+	cwd      strRef // cwd=PATH: the program's working directory at start (fs_boot.go)
+	tscHz    uint64 // tsc_hz=N: the cycle counter's rate as the runner measured it (calibrate.go)
+	bad      bool   // the command line was malformed (reported once the console is up)
 }
 
 // cmd is the decoded command line. Immutable after boot (parseCmdline).
@@ -190,6 +192,8 @@ func parseCmdline(line []byte) {
 			cmd.noVDSO = r.n > 5 && b[5] == '0'
 		case hasPrefix(b, "wakebkl="):
 			cmd.wakeBKL = r.n > 8 && b[8] == '1'
+		case hasPrefix(b, "futexbkl="):
+			cmd.futexBKL = r.n > 9 && b[9] == '1'
 		case hasPrefix(b, "ip="):
 			cmd.ip = strRef{r.off + 3, r.n - 3}
 		case hasPrefix(b, "fault="):

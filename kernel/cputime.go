@@ -4,6 +4,8 @@
 package kernel
 
 import (
+	"sync/atomic"
+
 	"gmpos/kernel/arch"
 	"gmpos/sched"
 )
@@ -61,12 +63,13 @@ type cpuTimes struct {
 	user, sys int64
 }
 
-// sample reads the clock of the given kind (cpu_clock_sample).
+// sample reads the clock of the given kind (cpu_clock_sample). The fields are added to
+// atomically (charge), since system calls without the BKL charge the process too.
 func (c *cpuTimes) sample(kind int) int64 {
 	if kind == cpuclockVirt {
-		return c.user
+		return atomic.LoadInt64(&c.user)
 	}
-	return c.user + c.sys
+	return atomic.LoadInt64(&c.user) + atomic.LoadInt64(&c.sys)
 }
 
 // expiryCache holds, per clock kind, the earliest expiry of an armed CPU timer on one clock owner
@@ -92,7 +95,8 @@ func (e *expiryCache) lower(kind int, exp int64) {
 }
 
 // The process's CPU time and the expiry cache of its CPU timers (CLOCK_PROCESS_CPUTIME_ID timers,
-// ITIMER_PROF, ITIMER_VIRTUAL). Protected by the BKL.
+// ITIMER_PROF, ITIMER_VIRTUAL). Protected by the BKL, except that times is also added to, with
+// atomic adds, by system calls without it (charge).
 var procCPU struct {
 	times cpuTimes
 	exp   expiryCache
@@ -109,7 +113,8 @@ var acct [arch.MaxCPU]struct {
 
 // chargeUser charges the time since the running thread was resumed, up to the way into the
 // kernel at entry (CLOCK_MONOTONIC ns, read before the BKL), as its user time — less steal (see
-// "Steal"). BKL held.
+// "Steal"). BKL held, or the core's system call without it (futex_unlocked.go, between
+// acctBegin and acctEnd).
 func chargeUser(cpu int, entry int64) {
 	a := &acct[cpu]
 	a.g = cpus[cpu].cur
@@ -139,12 +144,12 @@ func userTime(since, entry, until int64) int64 {
 
 // resumed records, as a thread is resumed on core cpu, the latest time it can run before its
 // next trap: the deadline the core's timer is armed for (armTimer always arms one while a
-// thread runs). BKL held.
+// thread runs). Called by the core itself, with or without the BKL.
 func resumed(cpu int) { acct[cpu].until = cpus[cpu].timerArmed }
 
 // chargeSystem charges the time since the way in as system time of the thread that entered, and
 // starts charging next, the thread this core resumes (0: none, the core idles). It returns the
-// time it read, which the way out reuses (armTimer). BKL held.
+// time it read, which the way out reuses (armTimer). BKL held, or as chargeUser.
 func chargeSystem(cpu int, next sched.GID) (now int64) {
 	a := &acct[cpu]
 	now = nanotime()
@@ -164,13 +169,47 @@ func charge(gp sched.GID, d int64, user bool) {
 	}
 	t := &threads[gp]
 	if user {
-		t.cpu.user += d
-		procCPU.times.user += d
+		atomic.AddInt64(&t.cpu.user, d)
+		atomic.AddInt64(&procCPU.times.user, d)
 	} else {
-		t.cpu.sys += d
-		procCPU.times.sys += d
+		atomic.AddInt64(&t.cpu.sys, d)
+		atomic.AddInt64(&procCPU.times.sys, d)
 	}
 }
+
+// Charges without the BKL (futex_unlocked.go) are bracketed by acctBegin and acctEnd, so that a
+// clock read under the BKL never adds a total from before a charge to a core's since from after
+// it (the time would be missing, and a CPU clock would go back): it reads again if a charge was
+// under way or finished meanwhile (acctRead). Several cores may charge at once, hence a count
+// of charges under way and a generation, not one seqlock word.
+var (
+	acctWriters atomic.Int32  // charges without the BKL under way
+	acctGen     atomic.Uint32 // charges without the BKL finished
+)
+
+func acctBegin() { acctWriters.Add(1) }
+func acctEnd()   { acctGen.Add(1); acctWriters.Add(-1) }
+
+// acctRead returns read's result from a moment when no charge without the BKL was under way.
+// The tries are bounded (the BKL holder calls it, interrupts off, and other cores may charge
+// without pause): after acctTries the last result stands, off by at most a charge in flight.
+func acctRead(read func() int64) int64 {
+	for i := 0; i < acctTries; i++ {
+		g := acctGen.Load()
+		if acctWriters.Load() != 0 {
+			arch.Pause()
+			continue
+		}
+		v := read()
+		if acctWriters.Load() == 0 && acctGen.Load() == g {
+			return v
+		}
+	}
+	return read()
+}
+
+// acctTries bounds acctRead's retries: a charge takes well under a microsecond.
+const acctTries = 64
 
 // running is the time core i's thread has run since its last charge, as it will be charged: on
 // the caller's core, the system time of this trap so far; on another core, which is in user
@@ -194,26 +233,30 @@ func running(i, self int, now int64) int64 {
 func threadCPUClock(gp sched.GID, kind int) int64 {
 	t := &threads[gp]
 	now, self := nanotime(), currentCPU()
-	v := t.cpu.sample(kind)
-	for i := 0; i < ncpu; i++ {
-		if acct[i].g == gp && !(kind == cpuclockVirt && i == self) {
-			v += running(i, self, now)
+	return acctRead(func() int64 {
+		v := t.cpu.sample(kind)
+		for i := 0; i < ncpu; i++ {
+			if acct[i].g == gp && !(kind == cpuclockVirt && i == self) {
+				v += running(i, self, now)
+			}
 		}
-	}
-	return v
+		return v
+	})
 }
 
 // processCPUClock reads the process's CPU clock of the given kind, up to now: what has been
 // charged, plus what the running threads have used since.
 func processCPUClock(kind int) int64 {
 	now, self := nanotime(), currentCPU()
-	v := procCPU.times.sample(kind)
-	for i := 0; i < ncpu; i++ {
-		if !(kind == cpuclockVirt && i == self) {
-			v += running(i, self, now)
+	return acctRead(func() int64 {
+		v := procCPU.times.sample(kind)
+		for i := 0; i < ncpu; i++ {
+			if !(kind == cpuclockVirt && i == self) {
+				v += running(i, self, now)
+			}
 		}
-	}
-	return v
+		return v
+	})
 }
 
 // cpuTimersCheck fires the CPU timers that thread gp — interrupted in user mode by the tick on

@@ -97,11 +97,7 @@ func sysExecve(t *Thread, gp sched.GID, cpu int, path, argv, envp uintptr) (int6
 	for i := 1; i < MaxThreads; i++ { // de_thread: the caller is the process's only thread
 		if o := sched.GID(i); o != gp && live(o) && int(threads[i].proc) == k {
 			threads[i].killed = true
-			if blocked(o) {
-				wakeThread(o, -EINTR, cpu)
-			} else {
-				kickThread(o, cpu) // running elsewhere: it ends on its way back out
-			}
+			endWaitOrKick(o, cpu) // blocked: EINTR; running elsewhere: it ends on its way back out
 		}
 	}
 	if int(p.space) == k {

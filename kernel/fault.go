@@ -174,3 +174,14 @@ func kernelRecurse(n int) int {
 	pad[n%256] = byte(n)
 	return kernelRecurse(n+1) + int(pad[(n+7)%256])
 }
+
+// checkUserFixup reads user address 0, never mapped, through arch.LoadUser32 once at boot. The
+// kernel relies on that read failing cleanly (futex_unlocked.go reads futex words without the
+// BKL, and another core may unmap one meanwhile), but the race that needs it is rare: this
+// exercises the exception fixup on every boot, on every architecture (klog's user-fixups
+// counts it), and a broken one stops the boot with the kernel's fault report.
+func checkUserFixup() {
+	if _, ok := arch.LoadUser32(0); ok {
+		bootPanic("reading unmapped user address 0 succeeded")
+	}
+}

@@ -4,6 +4,8 @@
 package kernel
 
 import (
+	"sync/atomic"
+
 	"gmpos/kernel/mm"
 	"gmpos/sched"
 )
@@ -26,10 +28,26 @@ const (
 	futexBitsetMatchAny = 0xffffffff
 )
 
+// futexQ is the futex waiters' queue: every thread blocked in FUTEX_WAIT, whichever path put it
+// there. Linux hashes futexes into buckets, each with its own lock (kernel/futex/core.c
+// futex_hash); one list and one lock serve here until its contention counter (klog's
+// futex-contended) says otherwise: with two or four cores and the BKL around most of the
+// kernel, it has been a small fraction of the BKL's.
+//
+// The lock makes FUTEX_WAIT's compare-and-block atomic with respect to every FUTEX_WAKE,
+// with or without the BKL (futex_unlocked.go): the waiter reads the word and queues itself
+// under it, and a waker that changed the word before taking it finds the waiter queued.
+var futexQ = struct {
+	lock  spinLock
+	list  waitList     // protected by lock
+	timed atomic.Int32 // waiters on list with a deadline; changed under lock, read without it
+}{lock: spinLock{rank: rankFutex, name: "futexQ"}}
+
 // sysFutex implements wait/wake on an aligned 4-byte word (kernel/futex/syscalls.c, waitwake.c,
-// requeue.c), checking arguments in Linux's order. A waiter is identified by the word's address:
-// one address space, so private and shared futexes are the same thing. FUTEX_WAIT compares and
-// blocks atomically with respect to FUTEX_WAKE because both run under the big kernel lock.
+// requeue.c), checking arguments in Linux's order. A waiter is identified by the word's address
+// and its address space (sameSpace), so private and shared futexes are the same thing. The
+// Go runtime's calls, private FUTEX_WAIT without a timeout and FUTEX_WAKE, usually never get
+// here: futexUnlocked handles them without the BKL. BKL held.
 func sysFutex(t *Thread, gp sched.GID, cpu int, addr uintptr, op int32, val uint32, timeout uintptr, addr2 uintptr, val3 uint32) int64 {
 	cmd := op & futexCmdMask
 	var deadline int64
@@ -64,23 +82,18 @@ func sysFutex(t *Thread, gp sched.GID, cpu int, addr uintptr, op int32, val uint
 		if e := futexKey(addr); e != 0 {
 			return e
 		}
-		if !userRange(addr, 4, false) {
+		if !userRange(addr, 4, false) { // faults the page in; the BKL keeps it mapped
 			return -EFAULT
 		}
-		if load32(addr) != val {
-			return -EAGAIN
-		}
-		if timeout != 0 && deadline <= nanotime() {
-			return -ETIMEDOUT
-		}
-		t.waitObj = addr
-		t.waitArg = uint64(bitset)
+		expired := false
 		if timeout != 0 {
+			expired = deadline <= nanotime()
 			deadline += timerSlack() // futex_setup_timer: the hrtimer's range is the slack
 		}
-		block(t, gp, cpu, waitFutex, deadline)
-		stats.futexWaits++
-		return 0
+		futexQ.lock.lock(cpu)
+		r := futexWaitLocked(t, gp, cpu, addr, load32(addr), val, bitset, deadline, expired)
+		futexQ.lock.unlock(cpu)
+		return r
 	case futexWake, futexWakeBitset:
 		bitset := uint32(futexBitsetMatchAny)
 		if cmd == futexWakeBitset {
@@ -95,7 +108,10 @@ func sysFutex(t *Thread, gp sched.GID, cpu int, addr uintptr, op int32, val uint
 		if op&futexPrivate == 0 && !userRange(addr, 4, false) {
 			return -EFAULT // a shared futex's key is its page: it must be mapped (get_user_pages)
 		}
-		return int64(futexWakeN(addr, int32(val), bitset, cpu))
+		futexQ.lock.lock(cpu)
+		n := futexWakeN(addr, int32(val), bitset, procs[t.proc].space, cpu)
+		futexQ.lock.unlock(cpu)
+		return int64(n)
 	case futexRequeue, futexCmpRequeue:
 		// val: how many to wake; the timeout slot carries val2, how many to requeue.
 		nwake, nrequeue := int32(val), int32(uint32(timeout))
@@ -108,37 +124,63 @@ func sysFutex(t *Thread, gp sched.GID, cpu int, addr uintptr, op int32, val uint
 		if e := futexKey(addr2); e != 0 {
 			return e
 		}
-		if cmd == futexCmpRequeue {
-			if !userRange(addr, 4, false) {
-				return -EFAULT
-			}
-			if load32(addr) != val3 {
-				return -EAGAIN
-			}
+		if cmd == futexCmpRequeue && !userRange(addr, 4, false) {
+			return -EFAULT
 		}
-		woken := 0
-		if nwake > 0 { // futex_requeue wakes "++task_count <= nr_wake": none for 0
-			woken = futexWakeN(addr, nwake, futexBitsetMatchAny, cpu)
-		}
-		moved := int32(0)
-		for i := 0; i < waiters.n && moved < nrequeue; i++ {
-			w := &threads[waiters.g[i]]
-			if w.wait == waitFutex && w.waitObj == addr && sameSpace(w) {
-				w.waitObj = addr2
-				moved++
-			}
-		}
-		return int64(woken + int(moved))
+		futexQ.lock.lock(cpu)
+		r := futexRequeueLocked(addr, addr2, cmd == futexCmpRequeue, val3, nwake, nrequeue, procs[t.proc].space, cpu)
+		futexQ.lock.unlock(cpu)
+		return r
 	case futexWakeOp:
-		return futexWakeOpCall(addr, addr2, int32(val), int32(uint32(timeout)), val3, cpu)
+		return futexWakeOpCall(addr, addr2, int32(val), int32(uint32(timeout)), val3, procs[t.proc].space, cpu)
 	}
 	return -ENOSYS
 }
 
-// sameSpace reports whether waiter t is in the caller's address space: a futex is an address in
-// one (Linux's private key: mm and address, get_futex_key). Two children have their images at the
-// same addresses (proc.go); a vfork child shares its parent's.
-func sameSpace(t *Thread) bool { return procs[t.proc].space == uspace }
+// futexWaitLocked is FUTEX_WAIT's compare-and-block, the word read as cur: EAGAIN if it no
+// longer holds val, ETIMEDOUT if the timeout had expired before the call (the word's check
+// comes first, as in Linux), else t waits on addr for the bitset's wake-ups until deadline (0:
+// none). futexQ's lock held, from before the read.
+func futexWaitLocked(t *Thread, gp sched.GID, cpu int, addr uintptr, cur, val, bitset uint32, deadline int64, expired bool) int64 {
+	if cur != val {
+		return -EAGAIN
+	}
+	if expired {
+		return -ETIMEDOUT
+	}
+	t.waitObj = addr
+	t.waitArg = uint64(bitset)
+	block(t, gp, cpu, waitFutex, deadline)
+	atomic.AddUint64(&stats.futexWaits, 1)
+	return 0
+}
+
+// futexRequeueLocked is FUTEX_REQUEUE and FUTEX_CMP_REQUEUE (with cmp, which first checks that
+// the word at addr holds val3) once the arguments are checked: wake up to nwake waiters on addr,
+// move up to nrequeue of the rest to addr2. futexQ's lock held.
+func futexRequeueLocked(addr, addr2 uintptr, cmp bool, val3 uint32, nwake, nrequeue int32, space uint8, cpu int) int64 {
+	if cmp && load32(addr) != val3 {
+		return -EAGAIN
+	}
+	woken := 0
+	if nwake > 0 { // futex_requeue wakes "++task_count <= nr_wake": none for 0
+		woken = futexWakeN(addr, nwake, futexBitsetMatchAny, space, cpu)
+	}
+	moved := int32(0)
+	for i := 0; i < futexQ.list.n && moved < nrequeue; i++ {
+		w := &threads[futexQ.list.g[i]]
+		if w.waitObj == addr && sameSpace(w, space) {
+			w.waitObj = addr2
+			moved++
+		}
+	}
+	return int64(woken + int(moved))
+}
+
+// sameSpace reports whether waiter t is in address space space, the caller's: a futex is an
+// address in one (Linux's private key: mm and address, get_futex_key). Two children have their
+// images at the same addresses (proc.go); a vfork child shares its parent's.
+func sameSpace(t *Thread, space uint8) bool { return procs[t.proc].space == space }
 
 // futexKey checks a futex address as Linux's get_futex_key does before it touches the word:
 // EINVAL if misaligned, EFAULT if it is not a user address at all (access_ok). An unmapped user
@@ -153,14 +195,15 @@ func futexKey(addr uintptr) int64 {
 	return 0
 }
 
-// futexWakeN wakes threads waiting on addr whose bitset intersects bitset: n of them, but at
-// least one (futex_wake counts after waking: "if (++ret >= nr_wake) break").
-func futexWakeN(addr uintptr, n int32, bitset uint32, cpu int) int {
+// futexWakeN wakes threads of address space space waiting on addr whose bitset intersects
+// bitset: n of them, but at least one (futex_wake counts after waking: "if (++ret >= nr_wake)
+// break"). futexQ's lock held.
+func futexWakeN(addr uintptr, n int32, bitset uint32, space uint8, cpu int) int {
 	woken := 0
-	for i := 0; i < waiters.n; {
-		gp := waiters.g[i]
+	for i := 0; i < futexQ.list.n; {
+		gp := futexQ.list.g[i]
 		t := &threads[gp]
-		if t.wait == waitFutex && t.waitObj == addr && sameSpace(t) && uint32(t.waitArg)&bitset != 0 {
+		if t.waitObj == addr && sameSpace(t, space) && uint32(t.waitArg)&bitset != 0 {
 			wakeThread(gp, 0, cpu) // swaps the last waiter into slot i
 			woken++
 			if int32(woken) >= n {
@@ -178,7 +221,7 @@ func futexWakeN(addr uintptr, n int32, bitset uint32, cpu int) int {
 // addr2 (kernel/futex/waitwake.c futex_wake_op, futex_atomic_op_inuser). encoded packs
 // op:4 cmp:4 oparg:12 cmparg:12 (FUTEX_OP in futex.h); with FUTEX_OP_OPARG_SHIFT (op bit 3) the
 // operand is 1<<oparg.
-func futexWakeOpCall(addr, addr2 uintptr, n, n2 int32, encoded uint32, cpu int) int64 {
+func futexWakeOpCall(addr, addr2 uintptr, n, n2 int32, encoded uint32, space uint8, cpu int) int64 {
 	op, cmp := encoded>>28&7, encoded>>24&15
 	oparg, cmparg := int32(encoded<<8)>>20, int32(encoded<<20)>>20
 	if encoded>>28&8 != 0 {
@@ -196,6 +239,14 @@ func futexWakeOpCall(addr, addr2 uintptr, n, n2 int32, encoded uint32, cpu int) 
 	if !userRange(addr2, 4, true) {
 		return -EFAULT
 	}
+	futexQ.lock.lock(cpu)
+	r := futexWakeOpLocked(addr, addr2, n, n2, op, cmp, oparg, cmparg, space, cpu)
+	futexQ.lock.unlock(cpu)
+	return r
+}
+
+// futexWakeOpLocked is FUTEX_WAKE_OP once the arguments are checked. futexQ's lock held.
+func futexWakeOpLocked(addr, addr2 uintptr, n, n2 int32, op, cmp uint32, oparg, cmparg int32, space uint8, cpu int) int64 {
 	old := int32(load32(addr2))
 	nv := [...]int32{oparg, old + oparg, old | oparg, old &^ oparg, old ^ oparg}[op] // SET ADD OR ANDN XOR
 	store32(addr2, uint32(nv))
@@ -216,9 +267,9 @@ func futexWakeOpCall(addr, addr2 uintptr, n, n2 int32, encoded uint32, cpu int) 
 	default:
 		return -ENOSYS // after the operation, as in Linux
 	}
-	woken := futexWakeN(addr, n, futexBitsetMatchAny, cpu)
+	woken := futexWakeN(addr, n, futexBitsetMatchAny, space, cpu)
 	if pass {
-		woken += futexWakeN(addr2, n2, futexBitsetMatchAny, cpu)
+		woken += futexWakeN(addr2, n2, futexBitsetMatchAny, space, cpu)
 	}
 	return int64(woken)
 }

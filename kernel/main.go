@@ -39,6 +39,7 @@ func kernelMain() {
 
 	protectKernelData() // no system call may touch the kernel's variables for the program
 	initMemory()        // frames, the kernel's page table (W^X image, direct map), guarded stack
+	checkUserFixup()    // a failed read of user memory is an error, not a kernel fault (fault.go)
 	calibrateClock()    // cycle counter and wall clock against the board's clocks
 	vdsoInit()          // the vDSO and its clock page, mapped for the program (vdso.go)
 	reserveExecRegion() // children's memory, out of the program's mmap space (proc.go)

@@ -103,6 +103,8 @@ func (netPoller) Waiters() bool { return bklHeld(currentCPU()) && netWaiters() }
 // netWaiters reports whether threads wait on the NIC's or a share's devices: the NIC is open
 // (the stack listens on it) or a share is mounted, and some thread is blocked. Read without the
 // BKL it is a hint (wake_unlocked.go).
-func netWaiters() bool { return (nic.present && nic.file >= 0 || p9n > 0) && waiters.n > 0 }
+func netWaiters() bool {
+	return (nic.present && nic.file >= 0 || p9n > 0) && (waiters.n > 0 || futexQ.list.n > 0)
+}
 
 var _ sched.Poller = netPoller{}

@@ -17,6 +17,7 @@ type cpuState struct {
 	// (wake_unlocked.go); other cores read them only for reports, and cur to kick its thread
 	// (kickThread, after arch.Fence).
 	cur        sched.GID // the thread running on this core (0: idle)
+	held       sched.GID // the thread whose state this core holds (oncpu.go; 0: none)
 	timerArmed int64     // deadline the one-shot timer is armed for (0: stopped)
 	tickArmed  bool      // timerArmed is the scheduler tick (tickAt), not a deadline: stats.ticks
 	timerEarly bool      // timerArmed is earlier than anything now due (armTimer left it): stats.earlyTimers

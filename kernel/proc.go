@@ -134,13 +134,23 @@ func setCurrentOn(cpu, k int) {
 	loadRoot(cpu, uspace)
 }
 
+// rootOf is address space s's page table: the program's (space 0) is the kernel's own, a
+// child's its slot's. Read without the BKL by the unlocked paths: roots change only in execve,
+// which ends the space's other threads first.
+func rootOf(s uint8) mm.PageTable {
+	if s == 0 {
+		return mm.Kernel
+	}
+	return roots[s]
+}
+
 // loadRoot makes address space s's page table core cpu's (the caller's own), unless it is
 // already loaded and has not been rebuilt since (a reload flushes the TLB's user entries: SDM
 // Vol. 3A §4.10.4.1).
 func loadRoot(cpu int, s uint8) {
-	root, gen := mm.Kernel.Root, uint32(0)
+	root, gen := rootOf(s).Root, uint32(0)
 	if s != 0 {
-		root, gen = roots[s].Root, spaceGen[s]
+		gen = spaceGen[s]
 	}
 	c := &cpus[cpu]
 	if c.root != root || c.rootGen != gen {
@@ -255,11 +265,7 @@ func procExit(k int, status int32, cpu int) {
 		if !live(gp) || int(threads[i].proc) != k {
 			continue
 		}
-		if blocked(gp) {
-			wakeThread(gp, -EINTR, cpu)
-			continue
-		}
-		kickThread(gp, cpu) // running elsewhere: it ends on its way back out (signal.go)
+		endWaitOrKick(gp, cpu) // blocked: EINTR; running elsewhere: it ends on its way back out
 	}
 }
 

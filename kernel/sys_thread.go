@@ -103,7 +103,10 @@ func exitProcess(code int) {
 			s(" cpus=").d(int64(ncpu)).s(" shootdowns=").d(int64(stats.shootdowns)).
 			s(" bkl-contended=").d(int64(stats.bklContended)).s(" bkl-wait-us=").d(cyclesToNS(stats.bklSpinCycles) / 1000).
 			s(" poll-kicks=").d(int64(pollTotal(true))).s(" poll-deadlines=").d(int64(pollTotal(false))).
-			s(" unlocked-wakes=").d(int64(atomic.LoadUint64(&stats.unlockedWakes))).s(" unlocked-fallbacks=").d(int64(atomic.LoadUint64(&stats.unlockedFallbacks))).s(" unlocked-idle=").d(int64(atomic.LoadUint64(&stats.unlockedIdle))).record()
+			s(" unlocked-wakes=").d(int64(atomic.LoadUint64(&stats.unlockedWakes))).s(" unlocked-fallbacks=").d(int64(atomic.LoadUint64(&stats.unlockedFallbacks))).s(" unlocked-idle=").d(int64(atomic.LoadUint64(&stats.unlockedIdle))).
+			s(" unlocked-futex=").d(int64(atomic.LoadUint64(&stats.unlockedFutex))).s(" futex-fallbacks=").d(int64(atomic.LoadUint64(&stats.futexFallbacks))).
+			s(" futex-contended=").d(int64(futexQ.lock.contended.Load())).s(" oncpu-waits=").d(int64(atomic.LoadUint64(&stats.onCPUWaits))).
+			s(" user-fixups=").d(int64(arch.UserFixups())).record()
 		ktimeReport()
 		for i := 0; i < ncpu; i++ { // where each core's time went; the rest was user time
 			kt, idle := cpuTime(i)

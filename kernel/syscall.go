@@ -4,6 +4,8 @@
 package kernel
 
 import (
+	"sync/atomic"
+
 	"gmpos/kernel/netabi"
 	"gmpos/sched"
 )
@@ -24,7 +26,7 @@ import (
 // other register is preserved.
 func syscall(t *Thread, gp sched.GID, cpu int) {
 	nr, a := syscallArgs(&t.frame)
-	stats.syscalls++
+	atomic.AddUint64(&stats.syscalls, 1) // system calls without the BKL count too
 	if cmd.strace {
 		pathLen = [2]int{-1, -1} // the paths this call copies (sys_path.go), for straceLog
 	}
@@ -457,7 +459,7 @@ var stats struct {
 	preemptions uint64
 	threads     uint64
 	processes   uint64 // children started (vfork)
-	futexWaits  uint64
+	futexWaits  uint64 // atomic
 	timerArms   uint64 // atomic
 	ticks       uint64 // timer interrupts armed for the scheduler tick, not a deadline (timer.go)
 	idleTicks   uint64 // ticks that preempted nobody and sampled nothing: interruptions for nothing
@@ -467,8 +469,15 @@ var stats struct {
 	bklContended  uint64 // BKL acquisitions that had to wait
 	bklSpinCycles uint64 // cycles spent waiting for the BKL
 
-	// Idle wake-ups (wake_unlocked.go): resumed a thread without the BKL, or handed over to
-	// trapBKL (nothing to run, or the thread needed the kernel). Atomic.
+	// Picks without the BKL (wake_unlocked.go pickUnlocked: an idle core's wake-up, or the
+	// switch after a futex wait without it): resumed a thread, idled, or handed over to
+	// trapBKL (the thread needed the kernel). Atomic.
 	unlockedWakes, unlockedFallbacks uint64
 	unlockedIdle                     uint64
+
+	// System calls without the BKL (futex_unlocked.go), atomic: futex calls done without it;
+	// futex calls it began and handed to the BKL (a fault on the word); threads a core had to
+	// wait for because another core still held them (oncpu.go).
+	unlockedFutex, futexFallbacks uint64
+	onCPUWaits                    uint64
 }

@@ -39,13 +39,19 @@ func trap(f *arch.Frame) *arch.Frame {
 		if arch.SpuriousFault(f) {
 			return f // a descriptor stored just before, now seen by the walker: retry
 		}
+		if arch.FixupUserAccess(f) {
+			return f // a read of user memory without the BKL (futex_unlocked.go) fails instead
+		}
 		kernelFault(f, "")
 	}
 	var r *arch.Frame
-	if kind == arch.TrapIPI && arch.IPI(n) == arch.IPIWake && wakeUnlockedOK(cpu) {
+	switch {
+	case kind == arch.TrapIPI && arch.IPI(n) == arch.IPIWake && wakeUnlockedOK(cpu):
 		arch.EOI(f)
 		r = wakeUnlocked(cpu, t0) // an idle core's wake-up, without the BKL (wake_unlocked.go)
-	} else {
+	case kind == arch.TrapSyscall && futexUnlockedOK(f, cpu):
+		r = futexUnlocked(f, n, cpu, t0) // the runtime's futex calls, without it (futex_unlocked.go)
+	default:
 		r = trapBKL(f, kind, n, cpu, t0)
 	}
 	// Going idle: poll first (idle.go) for a deadline due within microseconds or a wake-up
@@ -185,6 +191,7 @@ func schedule(cpu int) *arch.Frame {
 		// thread that blocked and was readied in this trap may be running already, picked by
 		// another core's wake-up (wake_unlocked.go), which resumes it once this trap is over.
 		if gp == 0 || S.Curg(cpu) != gp {
+			releaseHeld(cpu) // it blocked, was preempted, yielded or ended: free for any core (oncpu.go)
 			gp, _ = S.Schedule(cpu)
 			if gp == 0 { // Schedule has called ParkM: halt this core until an interrupt
 				if netWaiters() {
@@ -198,6 +205,7 @@ func schedule(cpu int) *arch.Frame {
 			c.cur = gp
 			c.dispatches++
 		}
+		holdThread(cpu, gp) // another core may still be switching away from it (oncpu.go)
 		t = &threads[gp]
 		if procOf(t).state != procLive || t.killed {
 			// Its process is exiting (proc.go procExit): the thread ends instead of returning

@@ -3,7 +3,11 @@
 
 package kernel
 
-import "gmpos/sched"
+import (
+	"sync/atomic"
+
+	"gmpos/sched"
+)
 
 // The kernel never blocks and is never preempted: a system call that must wait parks its thread
 // in the scheduler (block → sched.Park, the runtime's gopark), and the trap returns another
@@ -20,8 +24,11 @@ import "gmpos/sched"
 //
 // A timeout ends the wait with the kind's timeout result; a signal with EINTR.
 //
-// Every blocked thread is on the waiter list, so that wake-ups and timeouts scan the waiting
-// threads only, not the thread table. Protected by the BKL.
+// Every blocked thread is on a waiter list, so that wake-ups and timeouts scan the waiting
+// threads only, not the thread table: a futex waiter on futexQ's (futex.go), every other on
+// waiters. A thread's wait fields (wait, waitObj, waitArg, deadline) are protected by the BKL,
+// and for a futex waiter by futexQ's lock as well: whoever reads another thread's wait state
+// without knowing its kind (signals, exits: interruptWait, endWaitOrKick) takes both.
 
 type waitKind uint8
 
@@ -39,29 +46,79 @@ const (
 	waitVfork           // vfork's parent: the child's execve or exit (proc.go)
 )
 
-// waiters lists every blocked thread, and caches the earliest of their deadlines, which armTimer
+// A waitList lists blocked threads, and caches the earliest of their deadlines, which armTimer
 // asks for on every way out of the kernel: next is exact unless stale, and a wait that ends with
-// the earliest deadline makes it stale (nextDeadline then looks at every waiter once). Protected
-// by the BKL.
-var waiters struct {
+// the earliest deadline makes it stale (earliest then looks at every waiter once).
+type waitList struct {
 	g     [MaxThreads]sched.GID
 	n     int
 	next  int64 // the earliest deadline (0: none), unless stale
 	stale bool
 }
 
+// add puts gp, waiting until deadline (0: none), on the list.
+func (l *waitList) add(gp sched.GID, deadline int64) {
+	l.g[l.n] = gp
+	l.n++
+	if deadline != 0 && !l.stale && (l.next == 0 || deadline < l.next) {
+		l.next = deadline
+	}
+}
+
+// remove takes gp, whose wait had the given deadline, off the list: the last waiter moves into
+// its slot.
+func (l *waitList) remove(gp sched.GID, deadline int64) {
+	for i := 0; i < l.n; i++ {
+		if l.g[i] == gp {
+			l.n--
+			l.g[i] = l.g[l.n]
+			break
+		}
+	}
+	if deadline != 0 && deadline == l.next {
+		l.stale = true // the earliest deadline may be gone: earliest looks again
+	}
+}
+
+// earliest is the earliest deadline of a waiter on the list (0: none).
+func (l *waitList) earliest() int64 {
+	if !l.stale {
+		return l.next
+	}
+	next := int64(0)
+	for i := 0; i < l.n; i++ {
+		if d := threads[l.g[i]].deadline; d != 0 && (next == 0 || d < next) {
+			next = d
+		}
+	}
+	l.next, l.stale = next, false
+	return next
+}
+
+// waiters lists every blocked thread but the futex waiters, which are on futexQ's list
+// (futex.go), under its own lock, since system calls without the BKL add and remove them.
+// Protected by the BKL.
+var waiters waitList
+
 // block parks the running thread gp until a waker ends the wait, or the deadline (monotonic ns,
 // 0: none) passes. The caller's result is ignored: the waker sets it. trap's final schedule picks
-// another thread for this core.
+// another thread for this core. A futex wait (kind waitFutex) needs futexQ's lock held.
 func block(t *Thread, gp sched.GID, cpu int, kind waitKind, deadline int64) {
 	t.wait = kind
 	t.deadline = deadline
 	S.Park(cpu)
-	waiters.g[waiters.n] = gp
-	waiters.n++
-	if deadline != 0 && !waiters.stale && (waiters.next == 0 || deadline < waiters.next) {
-		waiters.next = deadline
+	waitListOf(kind).add(gp, deadline)
+	if kind == waitFutex && deadline != 0 {
+		futexQ.timed.Add(1)
 	}
+}
+
+// waitListOf is the list a wait of the given kind is on.
+func waitListOf(kind waitKind) *waitList {
+	if kind == waitFutex {
+		return &futexQ.list
+	}
+	return &waiters
 }
 
 // pendingInterrupts ends the wait a system call just began if a deliverable signal is already
@@ -105,16 +162,17 @@ func wakeToRestart(gp sched.GID, cpu int) {
 	unblock(gp, cpu)
 }
 
-// unblock takes gp off the waiter list and hands it to the scheduler (runnext of this core).
+// unblock takes gp off its waiter list and hands it to the scheduler (runnext of this core).
+// Under the BKL, or — a futex waiter woken by a system call without the BKL (futex_unlocked.go)
+// — with futexQ's lock only: then nothing of the BKL's is touched (the kinds whose waits hold
+// something are never futex waits, and the network poller's collection is the BKL's), and no
+// BKL section is marked as the one that made gp runnable.
 func unblock(gp sched.GID, cpu int) {
-	for i := 0; i < waiters.n; i++ {
-		if waiters.g[i] == gp {
-			waiters.n--
-			waiters.g[i] = waiters.g[waiters.n]
-			break
-		}
-	}
 	t := &threads[gp]
+	waitListOf(t.wait).remove(gp, t.deadline)
+	if t.wait == waitFutex && t.deadline != 0 {
+		futexQ.timed.Add(-1)
+	}
 	// Release what the wait holds, however it ends (its waker, a timeout, a signal): a wait
 	// that stayed registered somewhere could later "end" a different wait of the same thread.
 	switch t.wait {
@@ -131,10 +189,12 @@ func unblock(gp sched.GID, cpu int) {
 		t.sigmask, t.restoreSigmask = t.savedSigmask, false
 	}
 	t.wait = waitNone
-	if t.deadline != 0 && t.deadline == waiters.next {
-		waiters.stale = true // the earliest deadline may be gone: nextDeadline looks again
-	}
 	t.deadline = 0
+	if !bklHeld(cpu) {
+		atomic.StoreUint64(&t.runnableIn, 0) // no BKL section touches it after this (smp.go sectionOpen)
+		S.Ready(gp, cpu)
+		return
+	}
 	markRunnable(gp) // for the poll's buffer too: sched readies those in this section
 	if netWakeTake(gp) {
 		return // the network poller returns it to the scheduler (net_poller.go)
@@ -142,10 +202,23 @@ func unblock(gp sched.GID, cpu int) {
 	S.Ready(gp, cpu)
 }
 
-// expireTimeouts ends every wait whose deadline has passed (the timer interrupt, trap.go).
+// expireTimeouts ends every wait whose deadline has passed (the timer interrupt, trap.go). BKL.
 func expireTimeouts(cpu int, now int64) {
-	for i := 0; i < waiters.n; {
-		gp := waiters.g[i]
+	expireList(&waiters, cpu, now)
+	if futexQ.timed.Load() == 0 {
+		return // no futex wait with a timeout: spare the lock (see nextDeadline)
+	}
+	futexQ.lock.lock(cpu)
+	if d := futexQ.list.earliest(); d != 0 && d <= now {
+		expireList(&futexQ.list, cpu, now)
+	}
+	futexQ.lock.unlock(cpu)
+}
+
+// expireList ends the waits on l whose deadline has passed.
+func expireList(l *waitList, cpu int, now int64) {
+	for i := 0; i < l.n; {
+		gp := l.g[i]
 		t := &threads[gp]
 		if t.deadline == 0 || t.deadline > now {
 			i++
@@ -163,26 +236,52 @@ func expireTimeouts(cpu int, now int64) {
 		default: // sleeps, epoll: 0 (no events)
 			wakeThread(gp, 0, cpu)
 		}
-		if i < waiters.n && waiters.g[i] == gp {
+		if i < l.n && l.g[i] == gp {
 			i++ // still waiting (cannot happen: every waiter is blocked); do not spin on it
 		}
 		// Otherwise unblock swapped the last waiter into slot i: look at slot i again.
 	}
 }
 
-// nextDeadline is the earliest deadline of a waiting thread (0: none).
+// nextDeadline is the earliest deadline of a waiting thread (0: none). BKL.
 func nextDeadline() int64 {
-	if !waiters.stale {
-		return waiters.next
+	next := waiters.earliest()
+	if futexQ.timed.Load() == 0 {
+		// Every way out of a BKL section asks (armTimer, publishUnlockedView): the futex lock
+		// is taken only while a futex wait has a deadline. Those begin under the BKL only
+		// (sysFutex), so this holder sees each count it must; a stale one costs a lock.
+		return next
 	}
-	next := int64(0)
-	for i := 0; i < waiters.n; i++ {
-		if d := threads[waiters.g[i]].deadline; d != 0 && (next == 0 || d < next) {
-			next = d
-		}
+	cpu := bklHolder()
+	futexQ.lock.lock(cpu)
+	if d := futexQ.list.earliest(); d != 0 && (next == 0 || d < next) {
+		next = d
 	}
-	waiters.next, waiters.stale = next, false
+	futexQ.lock.unlock(cpu)
 	return next
+}
+
+// endWaitOrKick makes thread gp, which must stop what it is doing (its process exits, execve
+// ends it), do so soon: a blocked thread's wait ends with EINTR, a running one is kicked
+// (signal.go kickThread). BKL held; the caller has stored what gp must see first. The futex
+// lock makes "blocked in a futex, or not blocked" one answer: a thread blocking in a futex
+// without the BKL looks at that state after its queue section (futex_unlocked.go), so either it
+// sees the store or this sees it blocked. Any other wait is the BKL's alone (it neither begins
+// nor ends without it), so it is ended after the futex lock is released: what ending it
+// releases (a file, a device request) must not run under that lock (doc.go, "Lock order").
+func endWaitOrKick(gp sched.GID, cpu int) {
+	futexQ.lock.lock(cpu)
+	w := threads[gp].wait
+	switch w {
+	case waitFutex:
+		wakeThread(gp, -EINTR, cpu)
+	case waitNone:
+		kickThread(gp, cpu)
+	}
+	futexQ.lock.unlock(cpu)
+	if w != waitFutex && w != waitNone {
+		wakeThread(gp, -EINTR, cpu)
+	}
 }
 
 // interruptWait ends gp's wait because signal sig arrived for it (signal.go): with EINTR, or —
@@ -195,13 +294,23 @@ func nextDeadline() int64 {
 // way back to user mode. Go does not retry socket, bind or listen after EINTR, and the
 // runtime's preemption signal (SIGURG) arrives often. vfork's parent sleeps until its child
 // execs or exits, whatever arrives (Linux: killable only).
+//
+// BKL held. It reads the thread's wait under the futex lock, and ends a futex wait there, for
+// the same reasons as endWaitOrKick; a thread not blocked then is left alone (the caller kicks
+// it), and any other wait is ended after the lock is released.
 func interruptWait(gp sched.GID, sig int, cpu int) {
-	if w := threads[gp].wait; w == waitNet || w == waitP9 || w == waitP9Slot || w == waitVfork {
-		return
+	futexQ.lock.lock(cpu)
+	w := threads[gp].wait
+	if w == waitFutex {
+		wakeThread(gp, -EINTR, cpu)
 	}
-	if threads[gp].wait == waitFile && procOf(&threads[gp]).sigactions[sig].flags&saRestart != 0 {
+	futexQ.lock.unlock(cpu)
+	switch {
+	case w == waitNone || w == waitFutex:
+	case w == waitNet || w == waitP9 || w == waitP9Slot || w == waitVfork:
+	case w == waitFile && procOf(&threads[gp]).sigactions[sig].flags&saRestart != 0:
 		wakeToRestart(gp, cpu)
-		return
+	default:
+		wakeThread(gp, -EINTR, cpu)
 	}
-	wakeThread(gp, -EINTR, cpu)
 }

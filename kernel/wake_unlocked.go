@@ -100,14 +100,23 @@ func wakeUnlocked(cpu int, t0 uint64) *arch.Frame {
 		c.idleSeq.Add(1)
 		idleEnded(cpu, entry, true)
 	}
+	return pickUnlocked(cpu, t0, ktimeIPI)
+}
+
+// pickUnlocked is schedule without the BKL, for a core that holds no thread (it was idle, or
+// its thread has just blocked without the BKL, futex_unlocked.go, and been charged and
+// released): ask the scheduler for a thread and resume it, idle (nil), or hand over to trapBKL.
+// The cycles since t0 are the kernel's, charged to ktime's bucket b.
+func pickUnlocked(cpu int, t0 uint64, b int) *arch.Frame {
+	c := &cpus[cpu]
 	gp, _ := S.Schedule(cpu)
+	c.cur = gp
 	if gp != 0 {
-		c.cur = gp
 		c.dispatches++
 	}
 	arch.Fence() // cur before the thread's state: pairs with kickThread's fence (see above)
 	if gp == 0 && !netWaiters() {
-		idleUnlocked(cpu, t0)
+		idleUnlocked(cpu, t0, b)
 		return nil
 	}
 	if gp == 0 || sectionOpen(gp) || needsKernel(&threads[gp]) {
@@ -116,6 +125,7 @@ func wakeUnlocked(cpu int, t0 uint64) *arch.Frame {
 		c.pickedIdle = gp != 0 // the thread has not run: the trap charges nobody (cputime.go)
 		return trapBKL(nil, arch.TrapIPI, int(arch.IPIWake), cpu, arch.Cycles())
 	}
+	holdThread(cpu, gp) // its last core may still be switching away from it (oncpu.go)
 	t := &threads[gp]
 	now := nanotime()
 	startCharging(cpu, gp, now)
@@ -125,7 +135,7 @@ func wakeUnlocked(cpu int, t0 uint64) *arch.Frame {
 	arch.Current().PrepareResume(t.fpArea(), t.tls)
 	t1 := arch.Cycles()
 	c.kernelCycles += t1 - t0
-	ktimeCharge(ktimeIPI, t1-t0)
+	ktimeCharge(b, t1-t0)
 	atomic.AddUint64(&stats.unlockedWakes, 1)
 	sendDeferredWakes(cpu) // the scheduler may have woken another core (wakep)
 	return &t.frame
@@ -142,14 +152,14 @@ func wakeUnlocked(cpu int, t0 uint64) *arch.Frame {
 // if not, it kicks its own poll, and goes straight back to Schedule (trap's loop). Both sides
 // are sequentially consistent atomics (the waker claims the P, then tries the kick; this core
 // marks the poll, then reads the P's idle bit): one of them sees the other.
-func idleUnlocked(cpu int, t0 uint64) {
+func idleUnlocked(cpu int, t0 uint64, b int) {
 	c := &cpus[cpu]
 	now := nanotime()
 	acct[cpu].since = now // a.g is 0 (idle); chargeSystem(cpu, 0)'s effect
 	armTimerFor(cpu, false, now, unlockedView.next.Load(), unlockedView.periodic.Load())
 	t1 := arch.Cycles()
 	c.kernelCycles += t1 - t0
-	ktimeCharge(ktimeIPI, t1-t0)
+	ktimeCharge(b, t1-t0)
 	atomic.AddUint64(&stats.unlockedIdle, 1)
 	c.idleSince = t1
 	if c.pollUntil != 0 {

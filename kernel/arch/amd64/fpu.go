@@ -21,7 +21,8 @@ package amd64
 //
 // The area is completed (fpComplete: reload its SSE part, then FXSAVE everything) before anyone
 // may need its x87 part: when the core resumes another thread or goes idle (PrepareResume,
-// PrepareIdle, under the BKL, so no other core can resume that thread first) and before the
+// PrepareIdle; the kernel lets no other core resume the thread before that, kernel/oncpu.go)
+// and before the
 // kernel reads or writes the area of the thread that trapped (SaveFP: signal frames, sigreturn,
 // clone, exec). resume then loads the whole image with FXRSTOR. This is the same bargain as
 // Linux's TIF_NEED_FPU_LOAD (arch/x86/include/asm/fpu/sched.h): defer the expensive part to the
@@ -66,7 +67,8 @@ func SanitizeFPState(a uintptr) {
 }
 
 // SaveFP completes the FP area at a if its x87 state is still live on this core (the area of the
-// thread whose trap this is): call it before reading or writing a thread's area. BKL held.
+// thread whose trap this is): call it before reading or writing a thread's area. The core
+// holds that thread (kernel/oncpu.go).
 func (c *CPU) SaveFP(a uintptr) {
 	if c.fpLive != 0 && c.fpLive == a {
 		fpComplete(a)
@@ -75,7 +77,8 @@ func (c *CPU) SaveFP(a uintptr) {
 }
 
 // PrepareIdle is PrepareResume for a core about to halt: no thread's x87 state may stay behind
-// in its registers, since the next thread may run elsewhere. BKL held.
+// in its registers, since the next thread may run elsewhere. Called by the core itself, with or
+// without the kernel's BKL.
 func (c *CPU) PrepareIdle() {
 	c.SaveFP(c.fpLive)
 }

@@ -1,0 +1,150 @@
+// The Go runtime's futex calls without the big kernel lock: the second path out from under it.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import (
+	"sync/atomic"
+
+	"gmpos/kernel/arch"
+	"gmpos/kernel/mm"
+)
+
+// Why futexes next. The Go runtime parks and wakes its threads with two calls only, a private
+// FUTEX_WAIT without a timeout (futexsleep from notesleep: an M with nothing to do) and a
+// private FUTEX_WAKE (futexwakeup: wakep, notewakeup), and a thread ping-pong makes about
+// twelve of them per round trip. Under the BKL each was a full kernel entry that the other core
+// could not overlap (kernel/smp.go: 23,423 contended entries in a 5,000-round-trip run after the
+// idle wake-ups had left the lock).
+//
+// What they need, and what guards it here:
+//   - the futex queue and the waiters' wait fields: futexQ's lock (futex.go), which every path
+//     that reads another thread's wait state takes too (wait.go interruptWait, endWaitOrKick);
+//   - the futex word, read without the BKL, so that another core's munmap may unmap it
+//     meanwhile: the page tables are asked first whether the program itself may read it
+//     (mm PeekUserWord: not PROT_NONE, not a device page, not another process's or the
+//     kernel's data — LoadUser32 reads with the kernel's rights), then arch.LoadUser32 reads
+//     it, and a fault is a failed read (an exception fixup, Linux's get_user). A word not
+//     mapped, not yet faulted in, or not the program's hands the call to the BKL path
+//     (sysFutex), which faults the page in or answers EFAULT — nothing has been done yet when
+//     that happens;
+//   - the scheduler (its own locks): S.Park, S.Ready, S.Schedule;
+//   - the thread's and the process's CPU time: atomic adds, bracketed for the BKL's readers
+//     (cputime.go acctBegin);
+//   - the switch to another thread: pickUnlocked (wake_unlocked.go), after the blocked thread
+//     is released (oncpu.go), since the core that wakes it may resume it at once.
+//
+// Every other futex operation (timeouts, bitsets, requeue, WAKE_OP, shared futexes) and every
+// error case go to sysFutex under the BKL, as do all futex calls while the profiler, the
+// scheduler trace or strace runs, while the network poller has waiters (netWaiters), and with
+// the kernel option futexbkl=1, which keeps the old path for comparisons.
+//
+// Signals and exits. A thread in this path may be sent a signal, or be told to end (its
+// process exits, execve), by a BKL holder on another core. That core stores the news, then
+// takes futexQ's lock and looks whether the thread is blocked: if so it ends the wait with
+// EINTR, if not it kicks the core running it (wait.go interruptWait, endWaitOrKick). This path
+// works under the same lock, so one of the two sections comes first:
+//   - the sender's: the lock orders its store before whatever this path reads after taking the
+//     lock. An end (killed, or the process no longer live) is looked at inside the section,
+//     before the word is read or anyone woken — execve may be about to tear the address space
+//     down and load a new image there — and hands the call to trapBKL, which ends the thread.
+//     A signal is looked at after the section (needsKernel), and ends the wait just begun;
+//   - this path's: the sender finds the thread blocked and ends the wait, or, if the call did
+//     not block, kicks the core: the IPI brings the thread back into the kernel as soon as it
+//     is in user mode again, where trapBKL's schedule delivers.
+//
+// Context: trap context (doc.go), without the BKL.
+
+// futexUnlockedOK reports whether the system call in f, from the thread running on core cpu,
+// is one futexUnlocked takes: a private FUTEX_WAIT without a timeout or a private FUTEX_WAKE on
+// a valid address, with nothing on that needs the BKL.
+func futexUnlockedOK(f *arch.Frame, cpu int) bool {
+	gp := cpus[cpu].cur
+	if gp == 0 || cmd.futexBKL || prof.hz != 0 || cmd.trace || cmd.strace || netWaiters() {
+		return false
+	}
+	nr, a := syscallArgs(f)
+	if nr != nrFutex {
+		return false
+	}
+	addr, op := uintptr(a[0]), int32(a[1])
+	if op != futexWait|futexPrivate && op != futexWake|futexPrivate ||
+		op == futexWait|futexPrivate && a[3] != 0 || addr&3 != 0 || addr >= mm.UserEnd {
+		return false // the rest, and every error, is sysFutex's (futex.go)
+	}
+	return !needsKernel(&threads[gp])
+}
+
+// futexUnlocked runs the futex call futexUnlockedOK accepted (trap n, entered at cycle t0), and
+// returns the frame to resume (nil: idle) as trap does.
+func futexUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
+	c := &cpus[cpu]
+	gp := c.cur
+	t := &threads[gp]
+	_, a := syscallArgs(f)
+	addr, val := uintptr(a[0]), uint32(a[2])
+	wait := int32(a[1]) == futexWait|futexPrivate
+	if wait {
+		t.frame = *f // a waker writes the result into it
+	}
+	r := int64(0)
+	blocked := false
+	space := procs[t.proc].space
+	futexQ.lock.lock(cpu)
+	if t.killed || procOf(t).state != procLive {
+		// execve or an exit ended it after futexUnlockedOK looked (they mark it, then take
+		// this lock: endWaitOrKick). Its address space may be torn down and reloaded meanwhile,
+		// so it must not read or wake there: trapBKL ends it. Nothing has changed yet.
+		futexQ.lock.unlock(cpu)
+		return trapBKL(f, arch.TrapSyscall, n, cpu, t0)
+	}
+	if wait {
+		var cur uint32
+		ok := rootOf(space).PeekUserWord(addr) // what the program itself may read: not PROT_NONE, no device
+		if ok {
+			cur, ok = arch.LoadUser32(addr)
+		}
+		if !ok {
+			// Not mapped, not faulted in yet, or not the program's to read: sysFutex, under
+			// the BKL, faults the page in or answers EFAULT. Nothing has changed yet.
+			futexQ.lock.unlock(cpu)
+			atomic.AddUint64(&stats.futexFallbacks, 1)
+			return trapBKL(f, arch.TrapSyscall, n, cpu, t0)
+		}
+		r = futexWaitLocked(t, gp, cpu, addr, cur, val, futexBitsetMatchAny, 0, false)
+		blocked = r == 0
+	} else {
+		r = int64(futexWakeN(addr, int32(val), futexBitsetMatchAny, space, cpu))
+	}
+	futexQ.lock.unlock(cpu)
+	if blocked && needsKernel(t) {
+		// A signal or an exit came while it blocked: end the wait as the sender would have
+		// (see above). It then runs again only through trapBKL's schedule.
+		futexQ.lock.lock(cpu)
+		wakeThread(gp, -EINTR, cpu) // nothing if a waker came first
+		futexQ.lock.unlock(cpu)
+	}
+	atomic.AddUint64(&stats.unlockedFutex, 1)
+	atomic.AddUint64(&stats.syscalls, 1)
+	b := ktimeBucket(f, arch.TrapSyscall)
+	entry := nanotimeAt(t0)
+	acctBegin()
+	chargeUser(cpu, entry)
+	if blocked {
+		chargeSystem(cpu, 0) // the core charges nobody until it resumes a thread
+		acctEnd()
+		releaseHeld(cpu) // a waker's core may resume it now (oncpu.go)
+		return pickUnlocked(cpu, t0, b)
+	}
+	now := chargeSystem(cpu, gp)
+	acctEnd()
+	f.SetSyscallResult(uint64(r))
+	// A thread it woke may wait on this core's queue now: the slice's end needs the timer.
+	armTimerFor(cpu, true, now, unlockedView.next.Load(), unlockedView.periodic.Load())
+	resumed(cpu)
+	t1 := arch.Cycles()
+	c.kernelCycles += t1 - t0
+	ktimeCharge(b, t1-t0)
+	sendDeferredWakes(cpu) // S.Ready may have woken another core (wakep)
+	return f
+}
