@@ -15,7 +15,7 @@ import (
 	"gmpos/qemu/runner"
 )
 
-// TestGuestNetPollTrace boots the HTTP client (nethttp -mode=client, 1 MiB each way to a server
+// TestGuestNetPollTrace boots the HTTP client (nethttp -mode=client, 4 MiB each way to a server
 // in the test) on two cores with the scheduler trace on, and follows the seeds' story in the
 // kernel's trace records: a thread parks (Gwaiting), the network poller returns it to the
 // scheduler ("pollready", sched's pollOnce), and it runs. At least one thread must have been
@@ -33,11 +33,13 @@ func TestGuestNetPollTrace(t *testing.T) {
 	if native() {
 		t.Skip("the trace comes from gmpos's kernel")
 	}
-	h := newHostServer(1 << 20)
+	// 4 MiB each way: with 1 MiB a run saw 2–9 poller readies that then ran (arm64, 1 vCPU),
+	// and one CI run in many saw none — the poll and the interrupt race for every frame.
+	h := newHostServer(4 << 20)
 	defer h.srv.Close()
 	port := h.srv.Listener.Addr().(*net.TCPAddr).Port
 	g := boot(t, pkg("nethttp"), opts{
-		args:  []string{"-mode=client", fmt.Sprintf("-url=http://10.0.2.2:%d", port), "-mib=1"},
+		args:  []string{"-mode=client", fmt.Sprintf("-url=http://10.0.2.2:%d", port), "-mib=4"},
 		kopts: []string{"trace=1", "klog=1"},
 		smp:   2,
 	})
