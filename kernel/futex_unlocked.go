@@ -58,13 +58,16 @@ import (
 // futexUnlockedOK reports whether the system call in f, from the thread running on core cpu,
 // is one futexUnlocked takes: a private FUTEX_WAIT without a timeout or a private FUTEX_WAKE on
 // a valid address, with nothing on that needs the BKL.
+//
+// Every system call asks, so the call's number comes first: any other call is answered with one
+// comparison.
 func futexUnlockedOK(f *arch.Frame, cpu int) bool {
-	gp := cpus[cpu].cur
-	if gp == 0 || cmd.futexBKL || prof.hz != 0 || cmd.trace || cmd.strace || netWaiters() {
-		return false
-	}
 	nr, a := syscallArgs(f)
 	if nr != nrFutex {
+		return false
+	}
+	gp := cpus[cpu].cur
+	if gp == 0 || cmd.futexBKL || prof.hz != 0 || cmd.trace || cmd.strace || netWaiters() {
 		return false
 	}
 	addr, op := uintptr(a[0]), int32(a[1])

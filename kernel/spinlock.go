@@ -62,9 +62,6 @@ func (l *spinLock) unlock(cpu int) {
 	l.v.Store(0)
 }
 
-// held reports whether core cpu holds l.
-func (l *spinLock) held(cpu int) bool { return l.v.Load() == uint32(cpu)+1 }
-
 // rankViolation reports a lock taken out of order (or twice) and stops the machine: the
 // runtime's fatal path ends in the kernel's fault report (trap.go kernelSyscall), as a panic in
 // package mm does.
