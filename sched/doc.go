@@ -83,7 +83,7 @@
 //
 //   - boot: before the Go runtime is initialised: Init, PolicyByName.
 //   - IRQ: a trap or timer interrupt on core pid, interrupts off: Tick,
-//     PreemptAt, Preempt, Ready, Schedule, and the Policy methods under them.
+//     TickNoPoll, PreemptAt, Preempt, Ready, Schedule, and the Policy methods under them.
 //   - G / g0: kernel code on behalf of the running G (syscalls): NewProc,
 //     Park, Gosched, GoYield, Exit, Schedule.
 //
@@ -145,6 +145,7 @@
 //	Sched.Exit             goexit0 + gfput
 //	Sched.Schedule         schedule (non-blocking) + execute
 //	Sched.Tick             sysmon: retake + "poll network if not polled for 10ms"
+//	Sched.TickNoPoll       sysmon: retake alone (a timer interrupt that may not poll)
 //	Sched.PreemptAt        (no runtime equivalent: when retake could first act; Linux's hrtick)
 //	findRunnable           findRunnable
 //	execute                execute

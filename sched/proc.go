@@ -215,6 +215,15 @@ func (s *Sched) Tick(pid int, now int64) bool {
 			s.injectOne(pp, gp)
 		}
 	}
+	return s.TickNoPoll(pid, now)
+}
+
+// TickNoPoll is Tick without the network poll, for a platform that may not
+// poll from this timer interrupt (the kernel's, when it runs without its big
+// lock, which its Poller needs): the poll and its interval are left for the
+// next Tick. Executed only by P pid's M; IRQ context.
+func (s *Sched) TickNoPoll(pid int, now int64) bool {
+	pp := &s.allp[pid]
 	gp := GID(pp.curg.Load())
 	if gp == 0 {
 		return false

@@ -348,6 +348,10 @@ func TestPoller(t *testing.T) {
 	if pl.polls != polls {
 		t.Fatal("Tick polled too early")
 	}
+	s.TickNoPoll(0, f.Now()+DefaultPollInterval)
+	if pl.polls != polls || s.Status(a) != Gwaiting {
+		t.Fatalf("TickNoPoll polled: polls %d status %v", pl.polls, s.Status(a))
+	}
 	s.Tick(0, f.Now()+DefaultPollInterval)
 	if pl.polls != polls+1 || s.Status(a) != Grunnable {
 		t.Fatalf("Tick poll: polls %d status %v", pl.polls, s.Status(a))
