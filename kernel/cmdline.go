@@ -37,6 +37,8 @@ type cmdState struct {
 	wakeBKL bool   // wakebkl=1: idle wake-ups take the BKL too, as before the split (wake_unlocked.go)
 	// futexbkl=1: the runtime's futex calls take the BKL too, as before the split (futex_unlocked.go)
 	futexBKL bool
+	// sleepbkl=1: sleeps, yields and the timer interrupt take the BKL too (sleep_unlocked.go)
+	sleepBKL bool
 	cwd      strRef // cwd=PATH: the program's working directory at start (fs_boot.go)
 	tscHz    uint64 // tsc_hz=N: the cycle counter's rate as the runner measured it (calibrate.go)
 	bad      bool   // the command line was malformed (reported once the console is up)
@@ -194,6 +196,8 @@ func parseCmdline(line []byte) {
 			cmd.wakeBKL = r.n > 8 && b[8] == '1'
 		case hasPrefix(b, "futexbkl="):
 			cmd.futexBKL = r.n > 9 && b[9] == '1'
+		case hasPrefix(b, "sleepbkl="):
+			cmd.sleepBKL = r.n > 9 && b[9] == '1'
 		case hasPrefix(b, "ip="):
 			cmd.ip = strRef{r.off + 3, r.n - 3}
 		case hasPrefix(b, "fault="):

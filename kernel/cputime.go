@@ -103,7 +103,8 @@ var procCPU struct {
 }
 
 // acct is each core's accounting state. Owned by the core (written by core i, under the BKL or
-// in its wake-up without it, wake_unlocked.go startCharging; read by others, under the BKL, to
+// on its paths without it: wake_unlocked.go startCharging, switchUnlocked, resumeUnlocked; read
+// by others, under the BKL, to
 // add a running thread's uncharged time to a clock read: g, a fence, then since).
 var acct [arch.MaxCPU]struct {
 	g     sched.GID // the thread being charged: the one running, or the one that entered the trap
@@ -113,7 +114,7 @@ var acct [arch.MaxCPU]struct {
 
 // chargeUser charges the time since the running thread was resumed, up to the way into the
 // kernel at entry (CLOCK_MONOTONIC ns, read before the BKL), as its user time — less steal (see
-// "Steal"). BKL held, or the core's system call without it (futex_unlocked.go, between
+// "Steal"). BKL held, or the core's trap without it (switchUnlocked, resumeUnlocked: between
 // acctBegin and acctEnd).
 func chargeUser(cpu int, entry int64) {
 	a := &acct[cpu]
@@ -177,11 +178,11 @@ func charge(gp sched.GID, d int64, user bool) {
 	}
 }
 
-// Charges without the BKL (futex_unlocked.go) are bracketed by acctBegin and acctEnd, so that a
-// clock read under the BKL never adds a total from before a charge to a core's since from after
-// it (the time would be missing, and a CPU clock would go back): it reads again if a charge was
-// under way or finished meanwhile (acctRead). Several cores may charge at once, hence a count
-// of charges under way and a generation, not one seqlock word.
+// Charges without the BKL (wake_unlocked.go switchUnlocked, resumeUnlocked) are bracketed by
+// acctBegin and acctEnd, so that a clock read under the BKL never adds a total from before a charge
+// to a core's since from after it (the time would be missing, and a CPU clock would go back): it
+// reads again if a charge was under way or finished meanwhile (acctRead). Several cores may charge
+// at once, hence a count of charges under way and a generation, not one seqlock word.
 var (
 	acctWriters atomic.Int32  // charges without the BKL under way
 	acctGen     atomic.Uint32 // charges without the BKL finished

@@ -67,12 +67,14 @@
 //     the BKL, on a 32 KiB kernel stack, under the per-CPU kernel g (kernel/arch/amd64 cpu.go),
 //     with no P.
 //   - unlocked: trap context without the BKL — an idle core's wake-up (wake_unlocked.go), the
-//     Go runtime's futex calls (futex_unlocked.go), the idle poll, a TLB-shootdown IPI. It
-//     writes only its core's own state, the scheduler's, data under a lock below the BKL (the
-//     futex queue) and atomics; it reads the thread it picks after arch.Fence and resumes it
-//     only once no other core holds it (oncpu.go), the machine-wide timer inputs from
-//     unlockedView, user memory only through arch.LoadUser32 (a fault there is a failed read,
-//     not a kernel fault), and a few BKL data racily on purpose (wake_unlocked.go says which).
+//     Go runtime's futex calls (futex_unlocked.go), nanosleep, sched_yield and the timer
+//     interrupt when nothing of the BKL's is due (sleep_unlocked.go), the idle poll, a
+//     TLB-shootdown IPI. It writes only its core's own state, the scheduler's, data under a
+//     lock below the BKL (the futex queue) and atomics; it reads the thread it picks after
+//     arch.Fence and resumes it only once no other core holds it (oncpu.go), the machine-wide
+//     timer inputs from unlockedView and futexQ.next (timer.go unlockedNext), user memory only
+//     through arch.LoadUser32 (a fault there is a failed read, not a kernel fault), and a few
+//     BKL data racily on purpose (wake_unlocked.go says which).
 //   - interrupt: a device interrupt's handler (irq.go): trap context, and moreover short — it
 //     acknowledges the device, records, wakes; nothing else.
 //   - report: the kernel fault report (fault.go) runs whatever the kernel was doing: no lock at
@@ -99,7 +101,7 @@
 //
 // The words of sched/doc.go: "protected by the BKL" (most kernel data: the thread and process
 // tables, the fd tables and open files, epoll, signal state, the IRQ table's counts); "under
-// futexQ's lock" (the futex waiters and their wait fields: futex.go); "owned by the core"
+// futexQ's lock" (the futex waiters and sleepers and their wait fields: futex.go); "owned by the core"
 // (cpuState's fields, written only by that core); "held by a core" (a thread's x87 state and
 // frame while it runs or its core switches away: oncpu.go); "atomic" (bkl, smpGo,
 // cpuState.flushReq, cpuState.polling, unlockedView, onCPU, CPU times, ktime and the stats
@@ -113,7 +115,7 @@
 // machine with a report.
 //
 //	rank 1  BKL (smp.go)          taken at the top of trap, released on the way out
-//	rank 2  futexQ.lock (futex.go) the futex queue; with or without the BKL
+//	rank 2  futexQ.lock (futex.go) the futex and sleep queue; with or without the BKL
 //	  → sched's locks              sched/doc.go, "Lock order"
 //	    → the mm lock              kernel/mm/doc.go; a leaf, never under futexQ.lock
 //
@@ -121,15 +123,18 @@
 // regardless. Some paths never take the BKL: a TLB-shootdown IPI (its sender holds the BKL and
 // waits for the acknowledgement), an exception or system call in kernel mode (the faulting
 // core may hold it), the idle poll, an idle core's wake-up, unless the thread it picks needs
-// the kernel (wake_unlocked.go; it takes the scheduler's locks only), and the runtime's futex
-// calls (futex_unlocked.go: futexQ's lock and the scheduler's). Every wait for a lock or for a
-// thread another core holds acknowledges shootdowns, whose sender may hold what it waits for.
-// The rest of the split (threads, fds, mm) is the next step; smp.go says what it needs.
+// the kernel (wake_unlocked.go; it takes the scheduler's locks only), the runtime's futex
+// calls (futex_unlocked.go: futexQ's lock and the scheduler's), and its sleeps and yields and
+// the timer interrupts that end the sleeps (sleep_unlocked.go: the same). Every wait for a lock
+// or for a thread another core holds acknowledges shootdowns, whose sender may hold what it
+// waits for. The rest of the split (threads, fds, mm) is the next step; smp.go says what it
+// needs.
 //
 // # Invariants
 //
 //   - A thread is blocked (wait != waitNone) exactly when its G is Gwaiting and it is on a
-//     waiter list (futexQ's for waitFutex, waiters for the rest); only unblock takes it off.
+//     waiter list (futexQ's for waitFutex and waitSleep, waiters for the rest); only unblock
+//     takes it off.
 //   - No core resumes a thread another core holds (onCPU): a core lets go of its thread before
 //     it asks the scheduler for the next one.
 //   - A blocked thread's system-call result is written by its waker, never by the call itself.
@@ -144,7 +149,7 @@
 // main.go boot; trap.go dispatch and the way out; wait.go blocking and waking; futex.go;
 // timer.go the one-shot timer; clock.go; smp.go the BKL, shootdowns, the other cores;
 // wake_unlocked.go an idle core's wake-up without the BKL; futex_unlocked.go the runtime's futex
-// calls without it; oncpu.go which core holds a thread; spinlock.go locks below the BKL;
+// calls without it; sleep_unlocked.go its sleeps, yields and timer interrupts; oncpu.go which core holds a thread; spinlock.go locks below the BKL;
 // percpu.go; platform.go sched.Platform; thread.go; signal.go delivery and rt_sigreturn;
 // sigsource.go the siginfo of timer and kernel signals; cputime.go CPU-time accounting;
 // ptimer.go POSIX timers; itimer.go setitimer's timers;

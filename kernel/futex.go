@@ -28,19 +28,26 @@ const (
 	futexBitsetMatchAny = 0xffffffff
 )
 
-// futexQ is the futex waiters' queue: every thread blocked in FUTEX_WAIT, whichever path put it
-// there. Linux hashes futexes into buckets, each with its own lock (kernel/futex/core.c
-// futex_hash); one list and one lock serve here until its contention counter (klog's
-// futex-contended) says otherwise: with two or four cores and the BKL around most of the
-// kernel, it has been a small fraction of the BKL's.
+// futexQ is the queue of the waits that begin without the BKL: every thread blocked in
+// FUTEX_WAIT, and every one sleeping in nanosleep or clock_nanosleep (waitSleep), whichever path
+// put it there (futex_unlocked.go, sleep_unlocked.go, or the calls under the BKL). Linux hashes
+// futexes into buckets, each with its own lock (kernel/futex/core.c futex_hash), and keeps its
+// sleepers in per-CPU timer queues (hrtimer bases); one list and one lock serve here until its
+// contention counter (klog's futex-contended) says otherwise: with two or four cores and the
+// BKL around most of the kernel, it has been a small fraction of the BKL's.
 //
 // The lock makes FUTEX_WAIT's compare-and-block atomic with respect to every FUTEX_WAKE,
-// with or without the BKL (futex_unlocked.go): the waiter reads the word and queues itself
-// under it, and a waker that changed the word before taking it finds the waiter queued.
+// with or without the BKL: the waiter reads the word and queues itself under it, and a waker
+// that changed the word before taking it finds the waiter queued. It also orders a sleep's
+// timeout (expireQueue, with or without the BKL) against a signal's EINTR (interruptWait).
+//
+// next is the list's earliest deadline, stored under the lock whenever a timed wait joins or
+// leaves the list: the way out of every kernel entry arms the core's timer for it (timer.go),
+// and reads it without the lock.
 var futexQ = struct {
-	lock  spinLock
-	list  waitList     // protected by lock
-	timed atomic.Int32 // waiters on list with a deadline; changed under lock, read without it
+	lock spinLock
+	list waitList     // protected by lock
+	next atomic.Int64 // list.earliest() (0: none); stored under lock, read without it
 }{lock: spinLock{rank: rankFutex, name: "futexQ"}}
 
 // sysFutex implements wait/wake on an aligned 4-byte word (kernel/futex/syscalls.c, waitwake.c,
@@ -169,7 +176,7 @@ func futexRequeueLocked(addr, addr2 uintptr, cmp bool, val3 uint32, nwake, nrequ
 	moved := int32(0)
 	for i := 0; i < futexQ.list.n && moved < nrequeue; i++ {
 		w := &threads[futexQ.list.g[i]]
-		if w.waitObj == addr && sameSpace(w, space) {
+		if w.wait == waitFutex && w.waitObj == addr && sameSpace(w, space) { // not a sleeper
 			w.waitObj = addr2
 			moved++
 		}
@@ -197,13 +204,13 @@ func futexKey(addr uintptr) int64 {
 
 // futexWakeN wakes threads of address space space waiting on addr whose bitset intersects
 // bitset: n of them, but at least one (futex_wake counts after waking: "if (++ret >= nr_wake)
-// break"). futexQ's lock held.
+// break"). Sleepers share the list; only futex waits match. futexQ's lock held.
 func futexWakeN(addr uintptr, n int32, bitset uint32, space uint8, cpu int) int {
 	woken := 0
 	for i := 0; i < futexQ.list.n; {
 		gp := futexQ.list.g[i]
 		t := &threads[gp]
-		if t.waitObj == addr && sameSpace(t, space) && uint32(t.waitArg)&bitset != 0 {
+		if t.wait == waitFutex && t.waitObj == addr && sameSpace(t, space) && uint32(t.waitArg)&bitset != 0 {
 			wakeThread(gp, 0, cpu) // swaps the last waiter into slot i
 			woken++
 			if int32(woken) >= n {

@@ -81,8 +81,7 @@ func futexUnlockedOK(f *arch.Frame, cpu int) bool {
 // futexUnlocked runs the futex call futexUnlockedOK accepted (trap n, entered at cycle t0), and
 // returns the frame to resume (nil: idle) as trap does.
 func futexUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
-	c := &cpus[cpu]
-	gp := c.cur
+	gp := cpus[cpu].cur
 	t := &threads[gp]
 	_, a := syscallArgs(f)
 	addr, val := uintptr(a[0]), uint32(a[2])
@@ -130,24 +129,9 @@ func futexUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 	atomic.AddUint64(&stats.unlockedFutex, 1)
 	atomic.AddUint64(&stats.syscalls, 1)
 	b := ktimeBucket(f, arch.TrapSyscall)
-	entry := nanotimeAt(t0)
-	acctBegin()
-	chargeUser(cpu, entry)
 	if blocked {
-		chargeSystem(cpu, 0) // the core charges nobody until it resumes a thread
-		acctEnd()
-		releaseHeld(cpu) // a waker's core may resume it now (oncpu.go)
-		return pickUnlocked(cpu, t0, b)
+		return switchUnlocked(cpu, t0, b)
 	}
-	now := chargeSystem(cpu, gp)
-	acctEnd()
 	f.SetSyscallResult(uint64(r))
-	// A thread it woke may wait on this core's queue now: the slice's end needs the timer.
-	armTimerFor(cpu, true, now, unlockedView.next.Load(), unlockedView.periodic.Load())
-	resumed(cpu)
-	t1 := arch.Cycles()
-	c.kernelCycles += t1 - t0
-	ktimeCharge(b, t1-t0)
-	sendDeferredWakes(cpu) // S.Ready may have woken another core (wakep)
-	return f
+	return resumeUnlocked(f, cpu, gp, t0, b)
 }

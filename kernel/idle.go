@@ -58,7 +58,7 @@ const (
 
 // idlePollFor sets up the poll of an idle core whose nearest deadline is next (0: none), and
 // says whether that deadline is polled for, in which case armTimer leaves the timer alone. Called
-// by armTimer, BKL held.
+// by armTimerFor, on this core's way out, with or without the BKL.
 func idlePollFor(cpu int, next, now int64) bool {
 	c := &cpus[cpu]
 	if next != 0 && next-now <= idlePollNS {
@@ -107,8 +107,8 @@ func idlePoll(cpu int) pollEvent {
 // the whole stretch, poll included, lasted, and by what ended it: only another core's wake-up
 // (byWake: the IPI) can end a poll, so only those grow the window. A timer or device interrupt
 // that came early would have waited for the poll to end (interrupts are off meanwhile), so it
-// shrinks the window instead; on one core, which no one else can wake, the window stays 0. BKL
-// held.
+// shrinks the window instead; on one core, which no one else can wake, the window stays 0. This
+// core's own state: with or without the BKL.
 func idleEnded(cpu int, now int64, byWake bool) {
 	c := &cpus[cpu]
 	if c.idleStart == 0 {

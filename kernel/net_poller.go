@@ -104,7 +104,11 @@ func (netPoller) Waiters() bool { return bklHeld(currentCPU()) && netWaiters() }
 // (the stack listens on it) or a share is mounted, and some thread is blocked. Read without the
 // BKL it is a hint (wake_unlocked.go).
 func netWaiters() bool {
-	return (nic.present && nic.file >= 0 || p9n > 0) && (waiters.n > 0 || futexQ.list.n > 0)
+	return netOpen() && (waiters.n > 0 || futexQ.list.n > 0)
 }
+
+// netOpen reports whether the network poller has devices to poll: the NIC is open, or a share
+// is mounted. Read without the BKL it is a hint (sleep_unlocked.go).
+func netOpen() bool { return nic.present && nic.file >= 0 || p9n > 0 }
 
 var _ sched.Poller = netPoller{}

@@ -9,8 +9,9 @@ import (
 )
 
 // platform implements sched.Platform (and sched.TimerPlatform) for the real machine. The
-// scheduler calls it in trap context, under the BKL or in an idle core's wake-up without it
-// (wake_unlocked.go): each method touches only the calling core's state and atomics.
+// scheduler calls it in trap context, under the BKL or on the paths without it (wake_unlocked.go,
+// futex_unlocked.go, sleep_unlocked.go): each method touches only the calling core's state and
+// atomics.
 type platform struct{}
 
 var plat platform

@@ -18,20 +18,23 @@ import (
 // the classic first step of every SMP kernel (Linux 2.0, FreeBSD 5's Giant), simple to reason about
 // because all of the kernel's tables keep their single-core invariants. The scheduler (package
 // sched) is lock-free or finely locked on its own, so the BKL is what a finer-grained kernel
-// splits. Two pieces run without it so far: an idle core's wake-up (wake_unlocked.go) and the Go
-// runtime's futex calls (futex_unlocked.go), with what they needed: a lock below the BKL for
-// the futex queue (futex.go, spinlock.go: ranked, checked on every acquisition), a read of user
-// memory that may fail (arch.LoadUser32 and its exception fixup, after a page-table check),
-// CPU-time charges without the lock (cputime.go), and the rule that no core resumes a thread
-// another core still holds (oncpu.go, Linux's on_cpu).
+// splits. Three pieces run without it so far: an idle core's wake-up (wake_unlocked.go), the Go
+// runtime's futex calls (futex_unlocked.go), and its sleeps and yields with the timer interrupts
+// that end the sleeps (sleep_unlocked.go), with what they needed: a lock below the BKL for
+// the queue of futex waits and sleeps (futex.go, spinlock.go: ranked, checked on every
+// acquisition), a read of user memory that may fail (arch.LoadUser32 and its exception fixup,
+// after a page-table check), CPU-time charges without the lock (cputime.go), and the rule that
+// no core resumes a thread another core still holds (oncpu.go, Linux's on_cpu).
 //
 // What the next pieces need: threads (clone, exit) touch the thread and process tables and the
 // scheduler's G table together; fds need a lock per fd table and references that survive a
 // concurrent close; mm needs its lock made real (it asserts today that only the BKL holder
-// calls it) and shootdowns sent to the cores that may cache the space, not to all; and
-// every other blocking call still shares the `waiters` list. Measured for the futex piece
-// (README, Benchmarks): a 2-vCPU thread ping-pong went from 44,720 BKL-contended entries to
-// 149, and its round trip from 61 to 41 µs.
+// calls it) and shootdowns sent to the cores that may cache the space, not to all (page
+// faults are now the largest BKL item of a GC-heavy program); and the blocking calls on
+// files, epoll, sockets and children still share the `waiters` list. Measured (README,
+// Benchmarks): the futex piece took a 2-vCPU thread ping-pong from 44,720 BKL-contended entries
+// to 149, and its round trip from 61 to 41 µs; the sleep piece took a 4-vCPU GC-churn run from
+// 1,014 to 196 and from 1,356 to 928 ms.
 //
 // TLB shootdown (SDM Vol. 3A §4.10.5; the same idea on every architecture with per-core TLBs):
 // when mm removes or restricts a translation, every other core may still cache it. The BKL holder

@@ -91,7 +91,7 @@ func sysGmposInfo(t *Thread, gp sched.GID, cpu int, req int32, buf, n uintptr) i
 		if !userArray(buf, n, 8, true) {
 			return -EFAULT
 		}
-		vals := [4]uint64{stats.ticks, stats.idleTicks, atomic.LoadUint64(&stats.timerArms), stats.earlyTimers}
+		vals := [4]uint64{atomic.LoadUint64(&stats.ticks), atomic.LoadUint64(&stats.idleTicks), atomic.LoadUint64(&stats.timerArms), atomic.LoadUint64(&stats.earlyTimers)}
 		for i := uintptr(0); i < n && i < uintptr(len(vals)); i++ {
 			store64(buf+8*i, vals[i])
 		}

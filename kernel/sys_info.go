@@ -4,7 +4,11 @@
 
 package kernel
 
-import "gmpos/kernel/mm"
+import (
+	"sync/atomic"
+
+	"gmpos/kernel/mm"
+)
 
 // processID is getpid(): the main thread's tid, as on Linux. Immutable after boot.
 var processID int32
@@ -145,7 +149,7 @@ func sysPrctl(t *Thread, option int32, a2, a3, a4, a5 uint64) int64 {
 		}
 		return int64(prctlState.timerslack)
 	case prSetTimerslack:
-		prctlState.timerslack = a2 // 0: back to the default (Linux: the thread's default_timer_slack_ns)
+		atomic.StoreUint64(&prctlState.timerslack, a2) // 0: the default (Linux: the thread's default_timer_slack_ns)
 		return 0
 	case prGetChildSubreaper:
 		if !userRange(uintptr(a2), 4, true) {
@@ -343,11 +347,12 @@ func sysGetrandom(buf, n uintptr, flags uint32) int64 {
 // steal: on Linux that takes ~55 µs. On gmpos it took 3 µs plus the trap, and once such sleeps
 // were also cheap (polled for, idle.go) the spinning M came back into the kernel, and took the
 // BKL from the core running the program, 4.4 times as often: 14,499 nanosleeps per 100,000
-// round trips of a 2-vCPU channel ping-pong against 3,281 before; with the slack, 2,755. BKL
-// held.
+// round trips of a 2-vCPU channel ping-pong against 3,281 before; with the slack, 2,755.
+// Callable without the BKL (sleep_unlocked.go): the setting is stored atomically.
 func timerSlack() int64 {
-	if prctlState.timerslack == 0 || prctlState.timerslack > 1<<62 {
+	v := atomic.LoadUint64(&prctlState.timerslack)
+	if v == 0 || v > 1<<62 {
 		return defaultTimerslackNS
 	}
-	return int64(prctlState.timerslack)
+	return int64(v)
 }

@@ -96,14 +96,21 @@ func readTimespec(p uintptr) (ns int64, errno int64) {
 	if !userRange(p, 16, false) {
 		return 0, -EFAULT
 	}
-	sec, nsec := int64(load64(p)), int64(load64(p+8))
-	if sec < 0 || nsec < 0 || nsec >= 1e9 {
+	ns, ok := timespecNS(int64(load64(p)), int64(load64(p+8)))
+	if !ok {
 		return 0, -EINVAL
 	}
-	if sec > (1<<62)/1_000_000_000 {
-		sec = (1 << 62) / 1_000_000_000
+	return ns, 0
+}
+
+// timespecNS is a timespec's value in ns: false if it is invalid (a negative field, or tv_nsec
+// of a second or more: Linux's timespec64_valid). Seconds beyond 2^62 ns are clamped, so that a
+// deadline computed from the result cannot overflow.
+func timespecNS(sec, nsec int64) (int64, bool) {
+	if sec < 0 || nsec < 0 || nsec >= 1e9 {
+		return 0, false
 	}
-	return sec*1e9 + nsec, 0
+	return min(sec, (1<<62)/1_000_000_000)*1e9 + nsec, true
 }
 
 func writeTimespec(p uintptr, ns int64) bool {
@@ -174,7 +181,8 @@ func sysTime(tloc uintptr) int64 {
 
 // sysNanosleep blocks until the deadline; the timer interrupt wakes the thread with 0. A signal
 // ends the sleep early with EINTR (the remaining time is not reported: the Go runtime passes
-// NULL for it).
+// NULL for it). The runtime's own sleeps (usleep) usually never get here: sleepUnlocked takes
+// them without the BKL (sleep_unlocked.go).
 func sysNanosleep(t *Thread, gp sched.GID, cpu int, req uintptr) int64 {
 	ns, err := readTimespec(req)
 	if err != 0 {
@@ -183,8 +191,15 @@ func sysNanosleep(t *Thread, gp sched.GID, cpu int, req uintptr) int64 {
 	if ns == 0 {
 		return 0
 	}
-	block(t, gp, cpu, waitSleep, nanotime()+ns+timerSlack())
+	sleepUntil(t, gp, cpu, nanotime()+ns+timerSlack())
 	return 0
+}
+
+// sleepUntil blocks t until deadline on futexQ's list, whose lock sleeps share (futex.go).
+func sleepUntil(t *Thread, gp sched.GID, cpu int, deadline int64) {
+	futexQ.lock.lock(cpu)
+	block(t, gp, cpu, waitSleep, deadline)
+	futexQ.lock.unlock(cpu)
 }
 
 // sysClockNanosleep sleeps on a clock, relatively or until an absolute time (TIMER_ABSTIME), in
@@ -216,6 +231,6 @@ func sysClockNanosleep(t *Thread, gp sched.GID, cpu int, clk int32, flags int32,
 	if deadline <= nanotime() {
 		return 0
 	}
-	block(t, gp, cpu, waitSleep, deadline+timerSlack())
+	sleepUntil(t, gp, cpu, deadline+timerSlack())
 	return 0
 }

@@ -33,13 +33,17 @@ func syscall(t *Thread, gp sched.GID, cpu int) {
 	if cmd.strace && (nr == nrExit || nr == nrExitGroup) {
 		straceLog(t, gp, nr, a) // the thread is gone afterwards
 	}
+	t.queued = false
 	r, done := dispatch(t, gp, cpu, nr, a)
 	if !done {
-		switch S.Status(gp) {
-		case sched.Grunning, sched.Grunnable: // not blocked (the waker sets the result), not gone
-			t.frame.SetSyscallResult(uint64(r))
-		case sched.Gwaiting:
+		switch st := S.Status(gp); {
+		case t.queued || st == sched.Gwaiting:
+			// Blocked: the waker sets the result. A wait on futexQ's list may have ended
+			// already, on another core without the BKL (a timeout: sleep_unlocked.go), and
+			// its result must stand, whatever the thread's status says now.
 			pendingInterrupts(t, gp, cpu) // a signal that came before the wait began (wait.go)
+		case st == sched.Grunning || st == sched.Grunnable: // not blocked, not gone
+			t.frame.SetSyscallResult(uint64(r))
 		}
 	}
 	if cmd.strace && nr != nrExit && nr != nrExitGroup {
@@ -452,26 +456,27 @@ func logUnknownSyscall(nr uint64) {
 }
 
 // stats are kernel counters, reported by klog=1 at exit. BKL, except the atomic ones: those
-// that paths without the BKL count too (wake_unlocked.go), added with sync/atomic everywhere.
+// that paths without the BKL count too (wake_unlocked.go, futex_unlocked.go,
+// sleep_unlocked.go), added with sync/atomic everywhere.
 var stats struct {
-	syscalls    uint64
+	syscalls    uint64 // atomic
 	signals     uint64
-	preemptions uint64
+	preemptions uint64 // atomic
 	threads     uint64
 	processes   uint64 // children started (vfork)
 	futexWaits  uint64 // atomic
 	timerArms   uint64 // atomic
-	ticks       uint64 // timer interrupts armed for the scheduler tick, not a deadline (timer.go)
-	idleTicks   uint64 // ticks that preempted nobody and sampled nothing: interruptions for nothing
-	earlyTimers uint64 // timer interrupts before anything was due: a deadline left armed (timer.go)
+	ticks       uint64 // atomic: timer interrupts armed for the scheduler tick, not a deadline (timer.go)
+	idleTicks   uint64 // atomic: ticks that preempted nobody and sampled nothing: for nothing
+	earlyTimers uint64 // atomic: timer interrupts before anything was due: a deadline left armed
 	shootdowns  uint64
 
 	bklContended  uint64 // BKL acquisitions that had to wait
 	bklSpinCycles uint64 // cycles spent waiting for the BKL
 
 	// Picks without the BKL (wake_unlocked.go pickUnlocked: an idle core's wake-up, or the
-	// switch after a futex wait without it): resumed a thread, idled, or handed over to
-	// trapBKL (the thread needed the kernel). Atomic.
+	// switch after a wait, yield or preemption without it): resumed a thread, idled, or handed
+	// over to trapBKL (the thread needed the kernel). Atomic.
 	unlockedWakes, unlockedFallbacks uint64
 	unlockedIdle                     uint64
 
@@ -480,4 +485,10 @@ var stats struct {
 	// wait for because another core still held them (oncpu.go).
 	unlockedFutex, futexFallbacks uint64
 	onCPUWaits                    uint64
+
+	// Sleeps and yields without the BKL (sleep_unlocked.go), atomic: nanosleep and sched_yield
+	// calls done without it; nanosleep calls it handed to the BKL (the timespec could not be
+	// read); timer interrupts (and polled deadlines) handled without it.
+	unlockedSleep, sleepFallbacks uint64
+	unlockedTimer                 uint64
 }

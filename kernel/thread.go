@@ -33,6 +33,9 @@ type Thread struct {
 	waitArg  uint64  // futex bitset / epoll event buffer / file events
 	waitArg2 uint64  // epoll maxevents
 	deadline int64   // CLOCK_MONOTONIC ns, 0 = none
+	// queued: the system call under way blocked on futexQ's list (block). Those waits end
+	// without the BKL too, so the waker may have set the call's result already (syscall).
+	queued bool
 
 	// Signals (signal.go).
 	sigmask    uint64
@@ -57,7 +60,9 @@ type Thread struct {
 	cpuExp expiryCache
 
 	// runnableIn is the BKL section (bklSeq) that last made the thread runnable: until it
-	// ends, no core resumes the thread without the BKL (wake_unlocked.go). Atomic.
+	// ends, no core resumes the thread without the BKL (wake_unlocked.go). 0 when a path
+	// without the BKL made it runnable (a wake-up, a yield, a preemption): no section touches
+	// it after that. Atomic.
 	runnableIn uint64
 }
 

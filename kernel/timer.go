@@ -31,17 +31,16 @@ const tickNS = 4_000_000
 //
 // now is the time chargeSystem read a moment before, on the same way out. BKL held.
 //
-// The timer is written only when the deadline comes sooner than the armed one. On the way out to
-// a running thread a later deadline, or none, leaves the armed one in place: it fires early,
-// timerTick finds nothing due, and that trap's way out arms the real deadline. A thread hand-off
-// moves the deadline at every switch — the waker's tick is armed while the wakee waits, and
-// dropped when it runs — and each move was a write to the emulated local APIC, taken under
-// QEMU's big lock: futex ping-pong on one vCPU wrote the timer on 39,911 of its 40,005 futex
+// The timer is written only when the deadline comes sooner than the armed one. On the way out to a
+// running thread a later deadline, or none, leaves the armed one in place: it fires early,
+// timerTick (or timerUnlocked) finds nothing due, and that trap's way out arms the real deadline. A
+// thread hand-off moves the deadline at every switch — the waker's tick is armed while the wakee
+// waits, and dropped when it runs — and each move was a write to the emulated local APIC, taken
+// under QEMU's big lock: futex ping-pong on one vCPU wrote the timer on 39,911 of its 40,005 futex
 // calls and spent 14.4 µs in each; deferring the writes made that 487 writes and 7.0 µs
-// (examples/pingpong futex 5000, -kopt klog=1). An early interrupt costs less than a write on
-// every switch (Linux's remove_hrtimer makes the same trade for a timer removed on another CPU,
-// where the write would cost an IPI). A core going idle is armed exactly, so that it sleeps
-// undisturbed.
+// (examples/pingpong futex 5000, -kopt klog=1). An early interrupt costs less than a write on every
+// switch (Linux's remove_hrtimer makes the same trade for a timer removed on another CPU, where the
+// write would cost an IPI). A core going idle is armed exactly, so that it sleeps undisturbed.
 //
 // The write stays under the BKL, although it can wait ~60 µs for QEMU's big lock. A build that
 // wrote the timer (and sent the EOIs) after releasing the BKL made 2-vCPU channel ping-pong and
@@ -55,18 +54,27 @@ func armTimer(cpu int, running bool, now int64) {
 // sharedDeadline is the earliest deadline every core's timer covers: a blocked thread's
 // timeout, or a real-clock timer's expiry (0: none). BKL held.
 func sharedDeadline() int64 {
-	next := nextDeadline()
-	if r := ptimers.realNext; r != 0 && (next == 0 || r < next) {
-		next = r
-	}
-	return next
+	return earlier(bklDeadline(), futexQ.next.Load())
+}
+
+// bklDeadline is the earliest of the deadlines only the BKL's holder may expire: a timeout on
+// waiters, a real-clock timer's expiry (0: none). BKL held.
+func bklDeadline() int64 {
+	return earlier(waiters.earliest(), ptimers.realNext)
+}
+
+// unlockedNext is sharedDeadline for the paths without the BKL: the BKL's part as its last
+// holder published it (unlockedView), futexQ's as it is now.
+func unlockedNext() int64 {
+	return earlier(unlockedView.next.Load(), futexQ.next.Load())
 }
 
 // armTimerFor is armTimer with the machine-wide inputs given: the earliest shared deadline
 // (sharedDeadline) and whether running threads take the periodic tick (periodicTick). Under the
-// BKL they are read exactly; the way out without it (wake_unlocked.go) passes what the last BKL
-// holder published (unlockedView), which only the holder's own way out can have made sooner —
-// and that one arms its own timer for it.
+// BKL they are read exactly; the way out without it (wake_unlocked.go) passes unlockedNext: what
+// the last BKL holder published (unlockedView), which only the holder's own way out can have
+// made sooner — and that one arms its own timer for it — and futexQ's earliest deadline, which
+// a wait beginning on another core may make sooner after this read: that core arms its own.
 func armTimerFor(cpu int, running bool, now, next int64, periodic bool) {
 	c := &cpus[cpu]
 	if r := c.retryAt; r != 0 {
@@ -120,7 +128,7 @@ func armTimerFor(cpu int, running bool, now, next int64, periodic bool) {
 	arch.ArmTimer(max(next-now, 1))
 }
 
-// tickAt is when the thread about to run on core cpu must next be looked at by timerTick, 0 for
+// tickAt is when the thread about to run on core cpu must next be looked at by the timer, 0 for
 // never. A periodic tick only while something samples on it: an armed CPU-time timer, any
 // thread's or the process's (cputime.go, ptimer.go recalcCPUArmed), or the network poller's
 // tick-time poll (sched.Tick). Otherwise

@@ -4,6 +4,8 @@
 package kernel
 
 import (
+	"sync/atomic"
+
 	"gmpos/kernel/arch"
 	"gmpos/kernel/mm"
 	"gmpos/kernel/netabi"
@@ -51,6 +53,10 @@ func trap(f *arch.Frame) *arch.Frame {
 		r = wakeUnlocked(cpu, t0) // an idle core's wake-up, without the BKL (wake_unlocked.go)
 	case kind == arch.TrapSyscall && futexUnlockedOK(f, cpu):
 		r = futexUnlocked(f, n, cpu, t0) // the runtime's futex calls, without it (futex_unlocked.go)
+	case kind == arch.TrapSyscall && sleepUnlockedOK(f, cpu):
+		r = sleepUnlocked(f, n, cpu, t0) // nanosleep and sched_yield, without it (sleep_unlocked.go)
+	case kind == arch.TrapTimer && timerUnlockedOK(f, cpu):
+		r = timerUnlocked(f, cpu, t0) // a timer with nothing of the BKL's due, without it
 	default:
 		r = trapBKL(f, kind, n, cpu, t0)
 	}
@@ -63,6 +69,10 @@ func trap(f *arch.Frame) *arch.Frame {
 		}
 		if ev == pollWake && wakeUnlockedOK(cpu) {
 			r = wakeUnlocked(cpu, arch.Cycles())
+			continue
+		}
+		if ev == pollDeadline && timerUnlockedOK(nil, cpu) {
+			r = timerUnlocked(nil, cpu, arch.Cycles())
 			continue
 		}
 		k := arch.TrapTimer
@@ -235,7 +245,8 @@ func schedule(cpu int) *arch.Frame {
 	return &t.frame
 }
 
-// timerTick runs on every timer interrupt (timer.go arms it): expire timeouts, then let the
+// timerTick runs on every timer interrupt under the BKL (timer.go arms it; the ones with nothing
+// of the BKL's due run timerUnlocked instead, sleep_unlocked.go): expire timeouts, then let the
 // policy decide whether the running thread has used up its slice.
 //
 // tick says the timer was armed for the scheduler tick (timer.go tickAt): one that preempts
@@ -250,16 +261,25 @@ func timerTick(cpu int, tick, early bool) {
 	if gp := cpus[cpu].cur; gp != 0 && S.Tick(cpu, now) {
 		markRunnable(gp)
 		S.Preempt(cpu)
-		stats.preemptions++
 		preempt = true
+	}
+	countTimer(tick, early, preempt, periodicTick())
+}
+
+// countTimer counts a timer interrupt in the statistics, as timerTick describes: whether it was
+// armed for the tick, or early, whether it preempted, and whether running threads take the
+// periodic tick. Atomic: the timer interrupt without the BKL counts too (sleep_unlocked.go).
+func countTimer(tick, early, preempt, periodic bool) {
+	if preempt {
+		atomic.AddUint64(&stats.preemptions, 1)
 	}
 	switch {
 	case early && !preempt:
-		stats.earlyTimers++ // came before anything was due: not a tick (timer.go armTimer)
+		atomic.AddUint64(&stats.earlyTimers, 1) // came before anything was due: not a tick (timer.go armTimer)
 	case tick || early: // an early timer that preempts did the tick's work
-		stats.ticks++
-		if !preempt && !periodicTick() {
-			stats.idleTicks++
+		atomic.AddUint64(&stats.ticks, 1)
+		if !preempt && !periodic {
+			atomic.AddUint64(&stats.idleTicks, 1)
 		}
 	}
 }

@@ -25,10 +25,11 @@ import (
 // A timeout ends the wait with the kind's timeout result; a signal with EINTR.
 //
 // Every blocked thread is on a waiter list, so that wake-ups and timeouts scan the waiting
-// threads only, not the thread table: a futex waiter on futexQ's (futex.go), every other on
-// waiters. A thread's wait fields (wait, waitObj, waitArg, deadline) are protected by the BKL,
-// and for a futex waiter by futexQ's lock as well: whoever reads another thread's wait state
-// without knowing its kind (signals, exits: interruptWait, endWaitOrKick) takes both.
+// threads only, not the thread table: a futex waiter or a sleeper on futexQ's (futex.go: the
+// waits that may begin and end without the BKL), every other on waiters. A thread's wait fields
+// (wait, waitObj, waitArg, deadline) are protected by the BKL, and for a wait on futexQ's list
+// by futexQ's lock instead: whoever reads another thread's wait state without knowing its kind
+// (signals, exits: interruptWait, endWaitOrKick) takes both.
 
 type waitKind uint8
 
@@ -95,31 +96,39 @@ func (l *waitList) earliest() int64 {
 	return next
 }
 
-// waiters lists every blocked thread but the futex waiters, which are on futexQ's list
-// (futex.go), under its own lock, since system calls without the BKL add and remove them.
+// waiters lists every blocked thread but the futex waiters and sleepers, which are on futexQ's
+// list (futex.go), under its own lock, since paths without the BKL add and remove them.
 // Protected by the BKL.
 var waiters waitList
 
 // block parks the running thread gp until a waker ends the wait, or the deadline (monotonic ns,
 // 0: none) passes. The caller's result is ignored: the waker sets it. trap's final schedule picks
-// another thread for this core. A futex wait (kind waitFutex) needs futexQ's lock held.
+// another thread for this core. A wait on futexQ's list (onFutexQ) needs futexQ's lock held.
 func block(t *Thread, gp sched.GID, cpu int, kind waitKind, deadline int64) {
 	t.wait = kind
 	t.deadline = deadline
 	S.Park(cpu)
-	waitListOf(kind).add(gp, deadline)
-	if kind == waitFutex && deadline != 0 {
-		futexQ.timed.Add(1)
+	l := waitListOf(kind)
+	l.add(gp, deadline)
+	if l == &futexQ.list {
+		t.queued = true
+		if deadline != 0 {
+			futexQ.next.Store(l.earliest()) // for the timers, read without the lock (timer.go)
+		}
 	}
 }
 
 // waitListOf is the list a wait of the given kind is on.
 func waitListOf(kind waitKind) *waitList {
-	if kind == waitFutex {
+	if onFutexQ(kind) {
 		return &futexQ.list
 	}
 	return &waiters
 }
+
+// onFutexQ reports whether waits of the given kind are on futexQ's list, under its lock: the
+// waits that may begin, time out and end without the BKL.
+func onFutexQ(kind waitKind) bool { return kind == waitFutex || kind == waitSleep }
 
 // pendingInterrupts ends the wait a system call just began if a deliverable signal is already
 // pending — one another core posted while the thread ran, when postSignal had no wait to
@@ -163,15 +172,16 @@ func wakeToRestart(gp sched.GID, cpu int) {
 }
 
 // unblock takes gp off its waiter list and hands it to the scheduler (runnext of this core).
-// Under the BKL, or — a futex waiter woken by a system call without the BKL (futex_unlocked.go)
-// — with futexQ's lock only: then nothing of the BKL's is touched (the kinds whose waits hold
-// something are never futex waits, and the network poller's collection is the BKL's), and no
-// BKL section is marked as the one that made gp runnable.
+// Under the BKL, or — a futex waiter or sleeper woken without the BKL (futex_unlocked.go, a
+// timeout: sleep_unlocked.go) — with futexQ's lock only: then nothing of the BKL's is touched
+// (the kinds whose waits hold something are never on futexQ's list, and the network poller's
+// collection is the BKL's), and no BKL section is marked as the one that made gp runnable.
 func unblock(gp sched.GID, cpu int) {
 	t := &threads[gp]
-	waitListOf(t.wait).remove(gp, t.deadline)
-	if t.wait == waitFutex && t.deadline != 0 {
-		futexQ.timed.Add(-1)
+	l := waitListOf(t.wait)
+	l.remove(gp, t.deadline)
+	if l == &futexQ.list && t.deadline != 0 {
+		futexQ.next.Store(l.earliest())
 	}
 	// Release what the wait holds, however it ends (its waker, a timeout, a signal): a wait
 	// that stayed registered somewhere could later "end" a different wait of the same thread.
@@ -205,13 +215,17 @@ func unblock(gp sched.GID, cpu int) {
 // expireTimeouts ends every wait whose deadline has passed (the timer interrupt, trap.go). BKL.
 func expireTimeouts(cpu int, now int64) {
 	expireList(&waiters, cpu, now)
-	if futexQ.timed.Load() == 0 {
-		return // no futex wait with a timeout: spare the lock (see nextDeadline)
+	expireQueue(cpu, now)
+}
+
+// expireQueue ends the waits on futexQ's list whose deadline has passed. Its lock is taken only
+// when one has (futexQ.next). With or without the BKL (sleep_unlocked.go).
+func expireQueue(cpu int, now int64) {
+	if d := futexQ.next.Load(); d == 0 || d > now {
+		return
 	}
 	futexQ.lock.lock(cpu)
-	if d := futexQ.list.earliest(); d != 0 && d <= now {
-		expireList(&futexQ.list, cpu, now)
-	}
+	expireList(&futexQ.list, cpu, now)
 	futexQ.lock.unlock(cpu)
 }
 
@@ -243,43 +257,34 @@ func expireList(l *waitList, cpu int, now int64) {
 	}
 }
 
-// nextDeadline is the earliest deadline of a waiting thread (0: none). BKL.
-func nextDeadline() int64 {
-	next := waiters.earliest()
-	if futexQ.timed.Load() == 0 {
-		// Every way out of a BKL section asks (armTimer, publishUnlockedView): the futex lock
-		// is taken only while a futex wait has a deadline. Those begin under the BKL only
-		// (sysFutex), so this holder sees each count it must; a stale one costs a lock.
-		return next
+// earlier is the earlier of two deadlines, 0 meaning none.
+func earlier(a, b int64) int64 {
+	if a == 0 || b != 0 && b < a {
+		return b
 	}
-	cpu := bklHolder()
-	futexQ.lock.lock(cpu)
-	if d := futexQ.list.earliest(); d != 0 && (next == 0 || d < next) {
-		next = d
-	}
-	futexQ.lock.unlock(cpu)
-	return next
+	return a
 }
 
 // endWaitOrKick makes thread gp, which must stop what it is doing (its process exits, execve
 // ends it), do so soon: a blocked thread's wait ends with EINTR, a running one is kicked
 // (signal.go kickThread). BKL held; the caller has stored what gp must see first. The futex
-// lock makes "blocked in a futex, or not blocked" one answer: a thread blocking in a futex
-// without the BKL looks at that state after its queue section (futex_unlocked.go), so either it
-// sees the store or this sees it blocked. Any other wait is the BKL's alone (it neither begins
-// nor ends without it), so it is ended after the futex lock is released: what ending it
-// releases (a file, a device request) must not run under that lock (doc.go, "Lock order").
+// lock makes "blocked on futexQ's list, or not blocked" one answer: a thread blocking in a
+// futex or a sleep without the BKL looks at that state after its queue section
+// (futex_unlocked.go, sleep_unlocked.go), so either it sees the store or this sees it blocked.
+// Any other wait is the BKL's alone (it neither begins nor ends without it), so it is ended
+// after the futex lock is released: what ending it releases (a file, a device request) must not
+// run under that lock (doc.go, "Lock order").
 func endWaitOrKick(gp sched.GID, cpu int) {
 	futexQ.lock.lock(cpu)
 	w := threads[gp].wait
-	switch w {
-	case waitFutex:
+	switch {
+	case onFutexQ(w):
 		wakeThread(gp, -EINTR, cpu)
-	case waitNone:
+	case w == waitNone:
 		kickThread(gp, cpu)
 	}
 	futexQ.lock.unlock(cpu)
-	if w != waitFutex && w != waitNone {
+	if !onFutexQ(w) && w != waitNone {
 		wakeThread(gp, -EINTR, cpu)
 	}
 }
@@ -295,18 +300,18 @@ func endWaitOrKick(gp sched.GID, cpu int) {
 // runtime's preemption signal (SIGURG) arrives often. vfork's parent sleeps until its child
 // execs or exits, whatever arrives (Linux: killable only).
 //
-// BKL held. It reads the thread's wait under the futex lock, and ends a futex wait there, for
-// the same reasons as endWaitOrKick; a thread not blocked then is left alone (the caller kicks
-// it), and any other wait is ended after the lock is released.
+// BKL held. It reads the thread's wait under the futex lock, and ends a futex wait or a sleep
+// there, for the same reasons as endWaitOrKick; a thread not blocked then is left alone (the
+// caller kicks it), and any other wait is ended after the lock is released.
 func interruptWait(gp sched.GID, sig int, cpu int) {
 	futexQ.lock.lock(cpu)
 	w := threads[gp].wait
-	if w == waitFutex {
+	if onFutexQ(w) {
 		wakeThread(gp, -EINTR, cpu)
 	}
 	futexQ.lock.unlock(cpu)
 	switch {
-	case w == waitNone || w == waitFutex:
+	case w == waitNone || onFutexQ(w):
 	case w == waitNet || w == waitP9 || w == waitP9Slot || w == waitVfork:
 	case w == waitFile && procOf(&threads[gp]).sigactions[sig].flags&saRestart != 0:
 		wakeToRestart(gp, cpu)

@@ -50,8 +50,9 @@ import (
 //
 // The machine-wide inputs of the timer (the earliest deadline, the periodic tick) are not read
 // here but from unlockedView, which every BKL holder publishes as it releases the lock
-// (bklUnlock) and recalcCPUArmed as soon as the tick is needed. A deadline the view does not
-// show yet was added by a BKL holder whose own way out armed its own timer for it.
+// (bklUnlock) and recalcCPUArmed as soon as the tick is needed, and from futexQ.next, which
+// its lock's holders keep (timer.go unlockedNext). A deadline neither shows yet was added by a
+// core whose own way out arms its own timer for it.
 //
 // Also left to trapBKL for now, decided before anything is done (wakeUnlockedOK): wake-ups
 // while the profiler or the scheduler trace runs (their buffers are the BKL's), while the
@@ -71,13 +72,13 @@ import (
 // unlockedView is what the BKL holder publishes for the paths without the lock. Atomic; written
 // under the BKL (publishUnlockedView).
 var unlockedView struct {
-	next     atomic.Int64 // sharedDeadline: the earliest timeout or real-clock expiry (0: none)
+	next     atomic.Int64 // bklDeadline: the earliest timeout on waiters or real-clock expiry (0: none)
 	periodic atomic.Bool  // periodicTick: running threads take the periodic tick
 }
 
 // publishUnlockedView refreshes unlockedView. BKL held.
 func publishUnlockedView() {
-	unlockedView.next.Store(sharedDeadline())
+	unlockedView.next.Store(bklDeadline()) // futexQ's is read directly (unlockedNext)
 	unlockedView.periodic.Store(periodicTick())
 }
 
@@ -104,8 +105,9 @@ func wakeUnlocked(cpu int, t0 uint64) *arch.Frame {
 }
 
 // pickUnlocked is schedule without the BKL, for a core that holds no thread (it was idle, or
-// its thread has just blocked without the BKL, futex_unlocked.go, and been charged and
-// released): ask the scheduler for a thread and resume it, idle (nil), or hand over to trapBKL.
+// its thread has just blocked, yielded or been preempted without the BKL, futex_unlocked.go,
+// sleep_unlocked.go, and been charged and released: switchUnlocked): ask the scheduler for a
+// thread and resume it, idle (nil), or hand over to trapBKL.
 // The cycles since t0 are the kernel's, charged to ktime's bucket b.
 func pickUnlocked(cpu int, t0 uint64, b int) *arch.Frame {
 	c := &cpus[cpu]
@@ -130,7 +132,7 @@ func pickUnlocked(cpu int, t0 uint64, b int) *arch.Frame {
 	now := nanotime()
 	startCharging(cpu, gp, now)
 	loadRoot(cpu, procs[t.proc].space)
-	armTimerFor(cpu, true, now, unlockedView.next.Load(), unlockedView.periodic.Load())
+	armTimerFor(cpu, true, now, unlockedNext(), unlockedView.periodic.Load())
 	resumed(cpu)
 	arch.Current().PrepareResume(t.fpArea(), t.tls)
 	t1 := arch.Cycles()
@@ -141,9 +143,40 @@ func pickUnlocked(cpu int, t0 uint64, b int) *arch.Frame {
 	return &t.frame
 }
 
-// idleUnlocked is schedule's way to idle for wakeUnlocked, whose Schedule found nothing: arm the
-// timer (and plan the idle poll) from unlockedView, and mark the core halted. Nothing to charge:
-// the core was idle before this wake-up, and still is.
+// switchUnlocked is the way out of a trap handled without the BKL whose thread stopped running
+// here — it blocked, yielded or was preempted, its frame saved and the scheduler told: charge
+// it its time, let go of it, and pick the next thread (pickUnlocked). The cycles since t0 are
+// the kernel's, charged to ktime's bucket b.
+func switchUnlocked(cpu int, t0 uint64, b int) *arch.Frame {
+	acctBegin()
+	chargeUser(cpu, nanotimeAt(t0))
+	chargeSystem(cpu, 0) // the core charges nobody until it resumes a thread
+	acctEnd()
+	releaseHeld(cpu) // a waker's core may resume it now (oncpu.go)
+	return pickUnlocked(cpu, t0, b)
+}
+
+// resumeUnlocked is the way out of a trap handled without the BKL back to the thread it
+// interrupted, gp, whose frame is f (its result set): charge its time, arm the timer, resume.
+func resumeUnlocked(f *arch.Frame, cpu int, gp sched.GID, t0 uint64, b int) *arch.Frame {
+	acctBegin()
+	chargeUser(cpu, nanotimeAt(t0))
+	now := chargeSystem(cpu, gp)
+	acctEnd()
+	// A thread the trap woke may wait on this core's queue now: the slice's end needs the timer.
+	armTimerFor(cpu, true, now, unlockedNext(), unlockedView.periodic.Load())
+	resumed(cpu)
+	t1 := arch.Cycles()
+	cpus[cpu].kernelCycles += t1 - t0
+	ktimeCharge(b, t1-t0)
+	sendDeferredWakes(cpu) // S.Ready may have woken another core (wakep)
+	return f
+}
+
+// idleUnlocked is schedule's way to idle for pickUnlocked, whose Schedule found nothing: arm the
+// timer (and plan the idle poll) from unlockedNext, and mark the core halted. Nothing to charge:
+// the core was idle before this wake-up, and still is, or its thread's time was charged as it
+// stopped (switchUnlocked).
 //
 // One race the BKL used to exclude: a waker may claim this idle P (sched's wakep) after Schedule
 // published it idle and before the poll is marked active, and then sends an IPI, since it could
@@ -156,7 +189,7 @@ func idleUnlocked(cpu int, t0 uint64, b int) {
 	c := &cpus[cpu]
 	now := nanotime()
 	acct[cpu].since = now // a.g is 0 (idle); chargeSystem(cpu, 0)'s effect
-	armTimerFor(cpu, false, now, unlockedView.next.Load(), unlockedView.periodic.Load())
+	armTimerFor(cpu, false, now, unlockedNext(), unlockedView.periodic.Load())
 	t1 := arch.Cycles()
 	c.kernelCycles += t1 - t0
 	ktimeCharge(b, t1-t0)

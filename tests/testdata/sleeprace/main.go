@@ -1,0 +1,247 @@
+// sleeprace drives the calls gmpos runs without its big kernel lock besides futexes
+// (kernel/sleep_unlocked.go) through the cases that could go wrong: nanosleep's timespec not
+// mapped, not yet faulted in, not readable, across two pages, or invalid; sleeps on many threads
+// and cores at once, none of which may end early or be lost, with sched_yield between them; a
+// signal that must end a sleep with EINTR; and a process that exits while its threads sleep and
+// yield. Every check prints "check NAME: true" when it holds (figures go to stderr); the same
+// lines come out natively.
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+const pageSize = 4096
+
+// nanosleep is the raw call, as the Go runtime's usleep makes it (no remaining time).
+func nanosleep(ts uintptr) syscall.Errno {
+	_, _, e := syscall.Syscall(syscall.SYS_NANOSLEEP, ts, 0, 0)
+	return e
+}
+
+func sleepFor(d time.Duration) syscall.Errno {
+	ts := syscall.NsecToTimespec(int64(d))
+	return nanosleep(uintptr(unsafe.Pointer(&ts)))
+}
+
+func schedYield() syscall.Errno {
+	_, _, e := syscall.Syscall(syscall.SYS_SCHED_YIELD, 0, 0, 0)
+	return e
+}
+
+func mmap(n int) (uintptr, syscall.Errno) {
+	r, _, e := syscall.Syscall6(syscall.SYS_MMAP, 0, uintptr(n), syscall.PROT_READ|syscall.PROT_WRITE,
+		syscall.MAP_PRIVATE|syscall.MAP_ANONYMOUS, ^uintptr(0), 0)
+	return r, e
+}
+
+func check(name string, ok bool, detail ...any) {
+	if !ok {
+		fmt.Printf("check %s: false %v\n", name, detail)
+		return
+	}
+	fmt.Printf("check %s: true\n", name)
+}
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "exitchild" {
+		exitChild()
+		return
+	}
+	timespecs()
+	sleepers(8, 500)
+	interrupted()
+	exitRace(8)
+}
+
+// timespecs: nanosleep's argument where the kernel's read of it could go wrong. A timespec not
+// mapped, and one the program may not read (PROT_NONE, though present and valid), are EFAULT;
+// one on a page never touched reads as zero (no sleep); one across two pages is read whole; an
+// invalid one is EINVAL.
+func timespecs() {
+	b, err := syscall.Mmap(-1, 0, 2*pageSize, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		check("mmap", false, err)
+		return
+	}
+	p := uintptr(unsafe.Pointer(&b[0]))
+	q, e := mmap(pageSize)
+	if e != 0 {
+		check("mmap", false, e)
+		return
+	}
+	syscall.Syscall(syscall.SYS_MUNMAP, q, pageSize, 0)
+	check("nanosleep(unmapped timespec) is EFAULT", nanosleep(q) == syscall.EFAULT)
+	check("nanosleep(untouched timespec) is 0", nanosleep(p) == 0)
+
+	ts := (*[2]int64)(unsafe.Pointer(&b[0]))
+	ts[1] = 1_000_000_000
+	check("nanosleep(tv_nsec = 10^9) is EINVAL", nanosleep(p) == syscall.EINVAL)
+	ts[0], ts[1] = -1, 0
+	check("nanosleep(tv_sec < 0) is EINVAL", nanosleep(p) == syscall.EINVAL)
+
+	across := (*[2]int64)(unsafe.Pointer(&b[pageSize-8])) // tv_sec ends the first page, tv_nsec begins the second
+	across[0], across[1] = 0, 20_000_000
+	t0 := time.Now()
+	e = nanosleep(uintptr(unsafe.Pointer(across)))
+	d := time.Since(t0)
+	check("nanosleep(timespec across two pages) sleeps 20 ms", e == 0 && d >= 20*time.Millisecond, e, d)
+
+	ts[0], ts[1] = 0, 1 // valid, and present: only the protection forbids the read
+	if err := syscall.Mprotect(b[:pageSize], syscall.PROT_NONE); err != nil {
+		check("mprotect(PROT_NONE)", false, err)
+	}
+	check("nanosleep(PROT_NONE timespec) is EFAULT", nanosleep(p) == syscall.EFAULT)
+	syscall.Munmap(b)
+}
+
+// sleepers: n threads, each locked to its goroutine, sleep rounds times each for 1 µs to 2 ms,
+// with a sched_yield after every third sleep. No sleep may end before its time (Linux's
+// guarantee: at least the time asked), and every thread must finish.
+func sleepers(n, rounds int) {
+	// Each thread's timespec in one page, 16-aligned: never across two (which the kernel's fast
+	// path leaves to the BKL, and the test counts the calls the fast path took).
+	page, err := syscall.Mmap(-1, 0, pageSize, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		check("mmap", false, err)
+		return
+	}
+	var wg sync.WaitGroup
+	var early, failed, yields atomic.Int64
+	var worst atomic.Int64 // the longest overshoot, ns
+	t0 := time.Now()
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			runtime.LockOSThread()
+			for r := 0; r < rounds; r++ {
+				d := time.Duration(1+(i*7919+r*104729)%2000) * time.Microsecond
+				ts := (*syscall.Timespec)(unsafe.Pointer(&page[16*i]))
+				*ts = syscall.NsecToTimespec(int64(d))
+				s := time.Now()
+				if e := nanosleep(uintptr(unsafe.Pointer(ts))); e != 0 && e != syscall.EINTR {
+					failed.Add(1)
+				} else if got := time.Since(s); e == 0 && got < d {
+					early.Add(1)
+				} else if over := int64(got - d); over > worst.Load() {
+					worst.Store(over)
+				}
+				if r%3 == 2 {
+					if schedYield() != 0 {
+						failed.Add(1)
+					}
+					yields.Add(1)
+				}
+			}
+		}(i)
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(120 * time.Second):
+		fmt.Printf("sleepers: stuck after %v\n", time.Since(t0))
+		os.Exit(1)
+	}
+	fmt.Fprintf(os.Stderr, "sleepers: %d sleeps and %d yields on %d threads in %v; longest overshoot %v\n",
+		n*rounds, yields.Load(), n, time.Since(t0).Round(time.Millisecond), time.Duration(worst.Load()))
+	check("sleepers: none woke early", early.Load() == 0, early.Load())
+	check("sleepers: every sleep and yield succeeded", failed.Load() == 0, failed.Load())
+}
+
+// interrupted: a signal for a sleeping thread ends its sleep with EINTR (the Go runtime has a
+// handler for every signal, and Linux never restarts nanosleep after a handler). SIGURG is the
+// runtime's own preemption signal, which it ignores when it did not send it.
+func interrupted() {
+	tid := make(chan int)
+	res := make(chan syscall.Errno)
+	go func() {
+		runtime.LockOSThread()
+		tid <- syscall.Gettid()
+		res <- sleepFor(20 * time.Second)
+	}()
+	id := <-tid
+	t0 := time.Now()
+	var e syscall.Errno
+	for e == 0 { // until the sleep has begun and the signal ends it
+		time.Sleep(20 * time.Millisecond)
+		syscall.Tgkill(syscall.Getpid(), id, syscall.SIGURG)
+		select {
+		case e = <-res:
+		case <-time.After(200 * time.Millisecond):
+		}
+		if time.Since(t0) > 10*time.Second {
+			break
+		}
+	}
+	check("a signal ends a sleep with EINTR", e == syscall.EINTR, e, time.Since(t0))
+}
+
+// exitRace starts children that exit while their threads sleep and yield: exit_group must end
+// every one of them, asleep or about to be, or the child never ends.
+func exitRace(children int) {
+	exe, err := os.Executable()
+	if err != nil {
+		check("os.Executable", false, err)
+		return
+	}
+	ended := 0
+	for i := 0; i < children; i++ {
+		cmd := exec.Command(exe, "exitchild", fmt.Sprint(i))
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Start(); err != nil {
+			check("exit race: start", false, err)
+			return
+		}
+		res := make(chan error, 1)
+		go func() { res <- cmd.Wait() }()
+		select {
+		case err := <-res:
+			if err == nil {
+				ended++
+			} else {
+				fmt.Println("exit race: child:", err)
+			}
+		case <-time.After(30 * time.Second):
+			fmt.Printf("exit race: child %d did not end\n", i)
+		}
+	}
+	check("exit race: every child ended", ended == children, ended, children)
+}
+
+// exitChild sleeps on three threads (one of them for a minute) and yields on a fourth, and exits
+// from the main thread after a while that varies from child to child.
+func exitChild() {
+	for i := 0; i < 3; i++ {
+		go func(i int) {
+			runtime.LockOSThread()
+			for r := 0; ; r++ {
+				if i == 0 {
+					sleepFor(time.Minute)
+				}
+				sleepFor(time.Duration(1+r%300) * time.Microsecond)
+			}
+		}(i)
+	}
+	go func() {
+		runtime.LockOSThread()
+		for {
+			schedYield()
+		}
+	}()
+	n := 0
+	if len(os.Args) > 2 {
+		fmt.Sscan(os.Args[2], &n)
+	}
+	time.Sleep(time.Duration(1+n%5) * 7 * time.Millisecond)
+	os.Exit(0)
+}
