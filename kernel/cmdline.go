@@ -37,7 +37,8 @@ type cmdState struct {
 	wakeBKL bool   // wakebkl=1: idle wake-ups take the BKL too, as before the split (wake_unlocked.go)
 	// futexbkl=1: the runtime's futex calls take the BKL too, as before the split (futex_unlocked.go)
 	futexBKL bool
-	// sleepbkl=1: sleeps, yields and the timer interrupt take the BKL too (sleep_unlocked.go)
+	// sleepbkl=1: sleeps, yields, getpid, gettid and the timer interrupt take the BKL too
+	// (sleep_unlocked.go, self_unlocked.go)
 	sleepBKL bool
 	cwd      strRef // cwd=PATH: the program's working directory at start (fs_boot.go)
 	tscHz    uint64 // tsc_hz=N: the cycle counter's rate as the runner measured it (calibrate.go)

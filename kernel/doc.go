@@ -66,10 +66,10 @@
 //   - trap: everything under trap — system calls, faults, the timer — with interrupts off, under
 //     the BKL, on a 32 KiB kernel stack, under the per-CPU kernel g (kernel/arch/amd64 cpu.go),
 //     with no P.
-//   - unlocked: trap context without the BKL — an idle core's wake-up (wake_unlocked.go), the
-//     Go runtime's futex calls (futex_unlocked.go), nanosleep, sched_yield and the timer
-//     interrupt when nothing of the BKL's is due (sleep_unlocked.go), the idle poll, a
-//     TLB-shootdown IPI. It writes only its core's own state, the scheduler's, data under a
+//   - unlocked: trap context without the BKL — an idle core's wake-up and a running one's kick
+//     (wake_unlocked.go), the Go runtime's futex calls (futex_unlocked.go), nanosleep,
+//     sched_yield and the timer interrupt when nothing of the BKL's is due (sleep_unlocked.go),
+//     getpid and gettid (self_unlocked.go), the idle poll, a TLB-shootdown IPI. It writes only its core's own state, the scheduler's, data under a
 //     lock below the BKL (the futex queue) and atomics; it reads the thread it picks after
 //     arch.Fence and resumes it only once no other core holds it (oncpu.go), the machine-wide
 //     timer inputs from unlockedView and futexQ.next (timer.go unlockedNext), user memory only
@@ -121,14 +121,14 @@
 //
 // The console has no lock: only the BKL holder writes to it, and the fault report, which writes
 // regardless. Some paths never take the BKL: a TLB-shootdown IPI (its sender holds the BKL and
-// waits for the acknowledgement), an exception or system call in kernel mode (the faulting
-// core may hold it), the idle poll, an idle core's wake-up, unless the thread it picks needs
-// the kernel (wake_unlocked.go; it takes the scheduler's locks only), the runtime's futex
-// calls (futex_unlocked.go: futexQ's lock and the scheduler's), and its sleeps and yields and
-// the timer interrupts that end the sleeps (sleep_unlocked.go: the same). Every wait for a lock
-// or for a thread another core holds acknowledges shootdowns, whose sender may hold what it
-// waits for. The rest of the split (threads, fds, mm) is the next step; smp.go says what it
-// needs.
+// waits for the acknowledgement), an exception or system call in kernel mode (the faulting core
+// may hold it), the idle poll, an idle core's wake-up, unless the thread it picks needs the kernel
+// (wake_unlocked.go; it takes the scheduler's locks only), a kick to a running core with nothing
+// to deliver (the same file), the runtime's futex calls (futex_unlocked.go: futexQ's lock and the
+// scheduler's), its sleeps and yields and the timer interrupts that end the sleeps
+// (sleep_unlocked.go: the same), and getpid and gettid. Every wait for a lock or for a thread
+// another core holds acknowledges shootdowns, whose sender may hold what it waits for. The rest of
+// the split (threads, fds, mm) is the next step; smp.go says what it needs.
 //
 // # Invariants
 //
@@ -149,7 +149,8 @@
 // main.go boot; trap.go dispatch and the way out; wait.go blocking and waking; futex.go;
 // timer.go the one-shot timer; clock.go; smp.go the BKL, shootdowns, the other cores;
 // wake_unlocked.go an idle core's wake-up without the BKL; futex_unlocked.go the runtime's futex
-// calls without it; sleep_unlocked.go its sleeps, yields and timer interrupts; oncpu.go which core holds a thread; spinlock.go locks below the BKL;
+// calls without it; sleep_unlocked.go its sleeps, yields and timer interrupts; self_unlocked.go
+// getpid and gettid; oncpu.go which core holds a thread; spinlock.go locks below the BKL;
 // percpu.go; platform.go sched.Platform; thread.go; signal.go delivery and rt_sigreturn;
 // sigsource.go the siginfo of timer and kernel signals; cputime.go CPU-time accounting;
 // ptimer.go POSIX timers; itimer.go setitimer's timers;

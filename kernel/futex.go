@@ -53,8 +53,8 @@ var futexQ = struct {
 // sysFutex implements wait/wake on an aligned 4-byte word (kernel/futex/syscalls.c, waitwake.c,
 // requeue.c), checking arguments in Linux's order. A waiter is identified by the word's address
 // and its address space (sameSpace), so private and shared futexes are the same thing. The
-// Go runtime's calls, private FUTEX_WAIT without a timeout and FUTEX_WAKE, usually never get
-// here: futexUnlocked handles them without the BKL. BKL held.
+// Go runtime's calls, private FUTEX_WAIT (with or without a timeout) and FUTEX_WAKE, usually
+// never get here: futexUnlocked handles them without the BKL. BKL held.
 func sysFutex(t *Thread, gp sched.GID, cpu int, addr uintptr, op int32, val uint32, timeout uintptr, addr2 uintptr, val3 uint32) int64 {
 	cmd := op & futexCmdMask
 	var deadline int64
@@ -95,7 +95,7 @@ func sysFutex(t *Thread, gp sched.GID, cpu int, addr uintptr, op int32, val uint
 		expired := false
 		if timeout != 0 {
 			expired = deadline <= nanotime()
-			deadline += timerSlack() // futex_setup_timer: the hrtimer's range is the slack
+			deadline = withSlack(deadline) // futex_setup_timer: the hrtimer's range is the slack
 		}
 		futexQ.lock.lock(cpu)
 		r := futexWaitLocked(t, gp, cpu, addr, load32(addr), val, bitset, deadline, expired)

@@ -34,8 +34,14 @@ import (
 //   - the switch to another thread: pickUnlocked (wake_unlocked.go), after the blocked thread
 //     is released (oncpu.go), since the core that wakes it may resume it at once.
 //
-// Every other futex operation (timeouts, bitsets, requeue, WAKE_OP, shared futexes) and every
-// error case go to sysFutex under the BKL, as do all futex calls while the profiler, the
+// A FUTEX_WAIT with a timeout (futexsleep with ns >= 0: notetsleep, as in the GC's
+// stop-the-world, which waits for the Ps in 100 µs rounds) joined once timeouts could expire
+// without the BKL (sleep_unlocked.go): its relative timespec is read as nanosleep's is, before
+// the word, and its deadline is the queue's like a sleep's.
+//
+// Every other futex operation (bitsets, requeue, WAKE_OP, shared futexes) and every error
+// but the two a wait answers itself (EAGAIN: the word differs; ETIMEDOUT: the timeout had
+// expired before the call) go to sysFutex under the BKL, as do all futex calls while the profiler, the
 // scheduler trace or strace runs, while the network poller has waiters (netWaiters), and with
 // the kernel option futexbkl=1, which keeps the old path for comparisons.
 //
@@ -56,8 +62,8 @@ import (
 // Context: trap context (doc.go), without the BKL.
 
 // futexUnlockedOK reports whether the system call in f, from the thread running on core cpu,
-// is one futexUnlocked takes: a private FUTEX_WAIT without a timeout or a private FUTEX_WAKE on
-// a valid address, with nothing on that needs the BKL.
+// is one futexUnlocked takes: a private FUTEX_WAIT, its timeout's timespec (if any) in one page,
+// or a private FUTEX_WAKE, on a valid address, with nothing on that needs the BKL.
 //
 // Every system call asks, so the call's number comes first: any other call is answered with one
 // comparison.
@@ -70,9 +76,9 @@ func futexUnlockedOK(f *arch.Frame, cpu int) bool {
 	if gp == 0 || cmd.futexBKL || prof.hz != 0 || cmd.trace || cmd.strace || netWaiters() {
 		return false
 	}
-	addr, op := uintptr(a[0]), int32(a[1])
-	if op != futexWait|futexPrivate && op != futexWake|futexPrivate ||
-		op == futexWait|futexPrivate && a[3] != 0 || addr&3 != 0 || addr >= mm.UserEnd {
+	addr, op, ts := uintptr(a[0]), int32(a[1]), uintptr(a[3])
+	if op != futexWait|futexPrivate && op != futexWake|futexPrivate || addr&3 != 0 || addr >= mm.UserEnd ||
+		op == futexWait|futexPrivate && ts != 0 && !timespecShapeOK(ts) {
 		return false // the rest, and every error, is sysFutex's (futex.go)
 	}
 	return !needsKernel(&threads[gp])
@@ -102,7 +108,17 @@ func futexUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 	}
 	if wait {
 		var cur uint32
-		ok := rootOf(space).PeekUserWord(addr) // what the program itself may read: not PROT_NONE, no device
+		var deadline int64 // the timeout, relative for FUTEX_WAIT (0: none)
+		pt := rootOf(space)
+		ok := true
+		if ts := uintptr(a[3]); ts != 0 {
+			// Read first, as sysFutex reads it before the word (its EFAULT or EINVAL first).
+			var ns int64
+			if ns, ok = loadTimespecUnlocked(pt, ts); ok {
+				deadline = nanotime() + ns
+			}
+		}
+		ok = ok && pt.PeekUserWord(addr) // what the program itself may read: not PROT_NONE, no device
 		if ok {
 			cur, ok = arch.LoadUser32(addr)
 		}
@@ -113,7 +129,12 @@ func futexUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 			atomic.AddUint64(&stats.futexFallbacks, 1)
 			return trapBKL(f, arch.TrapSyscall, n, cpu, t0)
 		}
-		r = futexWaitLocked(t, gp, cpu, addr, cur, val, futexBitsetMatchAny, 0, false)
+		expired := false
+		if deadline != 0 { // as sysFutex: expired before the call, else the timer's range is the slack
+			expired = deadline <= nanotime()
+			deadline = withSlack(deadline)
+		}
+		r = futexWaitLocked(t, gp, cpu, addr, cur, val, futexBitsetMatchAny, deadline, expired)
 		blocked = r == 0
 	} else {
 		r = int64(futexWakeN(addr, int32(val), futexBitsetMatchAny, space, cpu))
@@ -127,6 +148,9 @@ func futexUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 		futexQ.lock.unlock(cpu)
 	}
 	atomic.AddUint64(&stats.unlockedFutex, 1)
+	if wait && a[3] != 0 {
+		atomic.AddUint64(&stats.unlockedTimedFutex, 1)
+	}
 	atomic.AddUint64(&stats.syscalls, 1)
 	b := ktimeBucket(f, arch.TrapSyscall)
 	if blocked {

@@ -14,8 +14,8 @@ import (
 // stack, descriptor tables, saved user SP — is arch.CPU). Core i is M i and owns P i.
 type cpuState struct {
 	// Owned by the core: written only by core i, under the BKL or on its paths without it
-	// (wake_unlocked.go, futex_unlocked.go, sleep_unlocked.go); other cores read them only for
-	// reports, and cur to kick its thread (kickThread, after arch.Fence).
+	// (wake_unlocked.go, futex_unlocked.go, sleep_unlocked.go, self_unlocked.go); other cores
+	// read them only for reports, and cur to kick its thread (kickThread, after arch.Fence).
 	cur        sched.GID // the thread running on this core (0: idle)
 	held       sched.GID // the thread whose state this core holds (oncpu.go; 0: none)
 	timerArmed int64     // deadline the one-shot timer is armed for (0: stopped)

@@ -58,11 +58,17 @@ func sleepUnlockedOK(f *arch.Frame, cpu int) bool {
 	if gp == 0 || cmd.sleepBKL || prof.hz != 0 || cmd.trace || cmd.strace || netWaiters() {
 		return false
 	}
-	req := uintptr(a[0])
-	if nr == nrNanosleep && (req&7 != 0 || req&mm.PageMask > mm.PageSize-16 || req >= mm.UserEnd) {
-		return false // misaligned, across two pages, or not a user address: sysNanosleep's
+	if nr == nrNanosleep && !timespecShapeOK(uintptr(a[0])) {
+		return false // sysNanosleep's
 	}
 	return !needsKernel(&threads[gp])
+}
+
+// timespecShapeOK reports whether a timespec at p can be read without the BKL
+// (loadTimespecUnlocked): a user address, 8-aligned, not across two pages. Others go to the
+// calls under the BKL, which read any user address or answer EFAULT.
+func timespecShapeOK(p uintptr) bool {
+	return p&7 == 0 && p&mm.PageMask <= mm.PageSize-16 && p < mm.UserEnd
 }
 
 // sleepUnlocked runs the call sleepUnlockedOK accepted (trap n, entered at cycle t0) and
@@ -94,7 +100,7 @@ func sleepUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 	}
 	blocked := ns > 0
 	if blocked {
-		block(t, gp, cpu, waitSleep, nanotime()+ns+timerSlack())
+		block(t, gp, cpu, waitSleep, withSlack(nanotime()+ns))
 	}
 	futexQ.lock.unlock(cpu)
 	if blocked && needsKernel(t) {

@@ -18,9 +18,10 @@ import (
 // the classic first step of every SMP kernel (Linux 2.0, FreeBSD 5's Giant), simple to reason about
 // because all of the kernel's tables keep their single-core invariants. The scheduler (package
 // sched) is lock-free or finely locked on its own, so the BKL is what a finer-grained kernel
-// splits. Three pieces run without it so far: an idle core's wake-up (wake_unlocked.go), the Go
-// runtime's futex calls (futex_unlocked.go), and its sleeps and yields with the timer interrupts
-// that end the sleeps (sleep_unlocked.go), with what they needed: a lock below the BKL for
+// splits. Three pieces run without it so far: an idle core's wake-up and a running core's kick
+// (wake_unlocked.go), the Go runtime's futex calls (futex_unlocked.go), and its sleeps, yields,
+// getpid and gettid with the timer interrupts that end the sleeps (sleep_unlocked.go,
+// self_unlocked.go), with what they needed: a lock below the BKL for
 // the queue of futex waits and sleeps (futex.go, spinlock.go: ranked, checked on every
 // acquisition), a read of user memory that may fail (arch.LoadUser32 and its exception fixup,
 // after a page-table check), CPU-time charges without the lock (cputime.go), and the rule that

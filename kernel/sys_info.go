@@ -5,6 +5,7 @@
 package kernel
 
 import (
+	"math"
 	"sync/atomic"
 
 	"gmpos/kernel/mm"
@@ -355,4 +356,14 @@ func timerSlack() int64 {
 		return defaultTimerslackNS
 	}
 	return int64(v)
+}
+
+// withSlack is deadline plus the timer slack, saturating: a timeout near 2^62 ns (readTimespec's
+// clamp) plus a slack near 2^62 would otherwise wrap into the past and expire at once.
+func withSlack(deadline int64) int64 {
+	s := timerSlack()
+	if deadline > math.MaxInt64-s {
+		return math.MaxInt64
+	}
+	return deadline + s
 }

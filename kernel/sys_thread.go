@@ -108,7 +108,8 @@ func exitProcess(code int) {
 			s(" futex-contended=").d(int64(futexQ.lock.contended.Load())).s(" oncpu-waits=").d(int64(atomic.LoadUint64(&stats.onCPUWaits))).
 			s(" user-fixups=").d(int64(arch.UserFixups())).
 			s(" unlocked-sleep=").d(int64(atomic.LoadUint64(&stats.unlockedSleep))).s(" sleep-fallbacks=").d(int64(atomic.LoadUint64(&stats.sleepFallbacks))).
-			s(" unlocked-timer=").d(int64(atomic.LoadUint64(&stats.unlockedTimer))).record()
+			s(" unlocked-timer=").d(int64(atomic.LoadUint64(&stats.unlockedTimer))).
+			s(" unlocked-timed-futex=").d(int64(atomic.LoadUint64(&stats.unlockedTimedFutex))).s(" unlocked-kicks=").d(int64(atomic.LoadUint64(&stats.unlockedKicks))).s(" unlocked-self=").d(int64(atomic.LoadUint64(&stats.unlockedSelf))).record()
 		ktimeReport()
 		for i := 0; i < ncpu; i++ { // where each core's time went; the rest was user time
 			kt, idle := cpuTime(i)

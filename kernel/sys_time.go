@@ -191,7 +191,7 @@ func sysNanosleep(t *Thread, gp sched.GID, cpu int, req uintptr) int64 {
 	if ns == 0 {
 		return 0
 	}
-	sleepUntil(t, gp, cpu, nanotime()+ns+timerSlack())
+	sleepUntil(t, gp, cpu, withSlack(nanotime()+ns))
 	return 0
 }
 
@@ -231,6 +231,6 @@ func sysClockNanosleep(t *Thread, gp sched.GID, cpu int, clk int32, flags int32,
 	if deadline <= nanotime() {
 		return 0
 	}
-	sleepUntil(t, gp, cpu, deadline+timerSlack())
+	sleepUntil(t, gp, cpu, withSlack(deadline))
 	return 0
 }

@@ -479,12 +479,15 @@ var stats struct {
 	// over to trapBKL (the thread needed the kernel). Atomic.
 	unlockedWakes, unlockedFallbacks uint64
 	unlockedIdle                     uint64
+	unlockedKicks                    uint64 // wake-up IPIs to a running core (kickUnlocked)
+	unlockedSelf                     uint64 // getpid and gettid without the BKL (self_unlocked.go)
 
-	// System calls without the BKL (futex_unlocked.go), atomic: futex calls done without it;
-	// futex calls it began and handed to the BKL (a fault on the word); threads a core had to
-	// wait for because another core still held them (oncpu.go).
-	unlockedFutex, futexFallbacks uint64
-	onCPUWaits                    uint64
+	// System calls without the BKL (futex_unlocked.go), atomic: futex calls done without it,
+	// and of them the waits with a timeout; futex calls it began and handed to the BKL (the
+	// word or the timespec could not be read, or the timespec is invalid); threads a core had
+	// to wait for because another core still held them (oncpu.go).
+	unlockedFutex, unlockedTimedFutex, futexFallbacks uint64
+	onCPUWaits                                        uint64
 
 	// Sleeps and yields without the BKL (sleep_unlocked.go), atomic: nanosleep and sched_yield
 	// calls done without it; nanosleep calls it handed to the BKL (the timespec could not be

@@ -51,6 +51,10 @@ func trap(f *arch.Frame) *arch.Frame {
 	case kind == arch.TrapIPI && arch.IPI(n) == arch.IPIWake && wakeUnlockedOK(cpu):
 		arch.EOI(f)
 		r = wakeUnlocked(cpu, t0) // an idle core's wake-up, without the BKL (wake_unlocked.go)
+	case kind == arch.TrapIPI && arch.IPI(n) == arch.IPIWake && kickUnlockedOK(f, cpu):
+		r = kickUnlocked(f, cpu, t0) // the same IPI to a running core: a kick, without it
+	case kind == arch.TrapSyscall && selfUnlockedOK(f, cpu):
+		r = selfUnlocked(f, cpu, t0) // getpid, gettid: the caller's identity, without it
 	case kind == arch.TrapSyscall && futexUnlockedOK(f, cpu):
 		r = futexUnlocked(f, n, cpu, t0) // the runtime's futex calls, without it (futex_unlocked.go)
 	case kind == arch.TrapSyscall && sleepUnlockedOK(f, cpu):

@@ -45,8 +45,9 @@ import (
 // store and its load (Dekker's protocol; Linux's smp_mb() in try_to_wake_up and
 // signal_wake_up), so at least one of them sees the other's store: this path sees the kill or
 // signal and hands over, or the other core sees cur and kicks this one — whose IPI is taken the
-// moment the thread is in user mode, and that entry (the thread now running: cur != 0) takes
-// the BKL. The scheduler's own state needs nothing extra: its locks order it.
+// moment the thread is in user mode, and that entry (the thread now running: cur != 0) sees
+// the change and takes the BKL (kickUnlocked). The scheduler's own state needs nothing extra:
+// its locks order it.
 //
 // The machine-wide inputs of the timer (the earliest deadline, the periodic tick) are not read
 // here but from unlockedView, which every BKL holder publishes as it releases the lock
@@ -141,6 +142,32 @@ func pickUnlocked(cpu int, t0 uint64, b int) *arch.Frame {
 	atomic.AddUint64(&stats.unlockedWakes, 1)
 	sendDeferredWakes(cpu) // the scheduler may have woken another core (wakep)
 	return &t.frame
+}
+
+// kickUnlockedOK reports whether an IPIWake that interrupted a running thread on core cpu (frame
+// f) may be handled by kickUnlocked: the thread was in user mode and needs nothing of the
+// kernel's, and nothing that wakeUnlocked leaves to the BKL is on.
+//
+// Such an IPI is a kick (signal.go kickThread, ptimer.go recalcCPUArmed), or a scheduler's
+// wake-up (platform.go WakeM) that found the core running again (stale: Schedule took the P
+// back from the claim). A kick's sender made its change under the BKL and sends the IPI only
+// after releasing it (bklUnlock: on amd64 the release is an XCHG, a full barrier, before the
+// local-APIC write; on arm64 a DSB precedes the SGI), so needsKernel sees the signal or the end
+// a kick is about, and hands those to trapBKL. A kick from a path without the BKL would need
+// that barrier itself. What is left for a kick is the timer: a CPU-time timer armed elsewhere
+// wants the periodic tick, which the way out arms (unlockedView.periodic, published first).
+func kickUnlockedOK(f *arch.Frame, cpu int) bool {
+	gp := cpus[cpu].cur
+	return gp != 0 && f.FromUser() && !cmd.wakeBKL && prof.hz == 0 && !cmd.trace && !netWaiters() &&
+		!needsKernel(&threads[gp])
+}
+
+// kickUnlocked handles the IPI kickUnlockedOK accepted, entered at cycle t0: acknowledge it,
+// and resume the thread, its timer armed anew.
+func kickUnlocked(f *arch.Frame, cpu int, t0 uint64) *arch.Frame {
+	arch.EOI(f)
+	atomic.AddUint64(&stats.unlockedKicks, 1)
+	return resumeUnlocked(f, cpu, cpus[cpu].cur, t0, ktimeIPI)
 }
 
 // switchUnlocked is the way out of a trap handled without the BKL whose thread stopped running

@@ -1,4 +1,5 @@
-// Sleeps, yields and the timer interrupt without the big kernel lock (kernel/sleep_unlocked.go).
+// Sleeps, yields, futex timeouts, getpid, gettid and the timer interrupt without the big kernel
+// lock (kernel/sleep_unlocked.go, self_unlocked.go, futex_unlocked.go).
 // SPDX-License-Identifier: BSD-3-Clause
 
 package tests
@@ -10,21 +11,38 @@ import (
 	"testing"
 )
 
-var sleepStats = regexp.MustCompile(`unlocked-sleep=(\d+) sleep-fallbacks=(\d+) unlocked-timer=(\d+)`)
+// klogCounter finds "name=N" in the kernel's exit statistics.
+func klogCounter(t *testing.T, log, name string) int {
+	t.Helper()
+	m := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `=(\d+)`).FindStringSubmatch(log)
+	if m == nil {
+		t.Fatalf("no %s= in the exit statistics:\n%.3000s", name, log)
+	}
+	return atoi(m[1])
+}
 
 // TestGuestSleepUnlocked runs testdata/sleeprace on two cores (or GMPOS_TEST_SMP's, if more):
 // nanosleep's timespec unmapped, untouched, PROT_NONE, across two pages and invalid; 4,000
-// sleeps of 1 µs to 2 ms and 1,328 yields on eight threads, none of which may end early; a
-// signal that must end a sleep with EINTR; and children that exit while their threads sleep and
-// yield. Every check must hold, as natively. klog's counters must show that the sleeps and
-// yields ran without the BKL (at least the 5,328 of the eight threads), that the four bad
-// timespecs the fast path accepts were handed to the BKL path (the unmapped, the untouched, the
-// PROT_NONE one, and the two invalid ones: five hand-overs), and that timer interrupts ran
-// without it (at least one per ten sleeps: most end in one).
+// sleeps of 1 µs to 2 ms and 1,328 yields on eight threads, none of which may end early; 1,600
+// futex waits that time out, none early, and the timeout's edge cases and error order; a signal
+// that must end a sleep with EINTR; a signal for a thread that spins without ticks, and a
+// CPU-time timer armed beside it (its core must be kicked); 10,000 getpids and eight gettids on eight threads; children that
+// exit while their threads sleep and yield, each of which must report the pid its fork
+// returned. Every check must hold, as natively. klog's counters must show that these calls ran
+// without the BKL (at least the eight sleeping threads' 5,328 sleeps and yields, the 1,600
+// timed futex waits, the 10,000 getpids, a kick), that the bad timespecs the fast paths accept
+// were handed to the BKL path (the unmapped, the untouched and the PROT_NONE one, and the two
+// invalid ones: five for nanosleep; two invalid ones for the futex), and that timer interrupts
+// ran without it (at least one per ten sleeps: most end in one).
 //
 // Mutations seen failing: a signal no longer ending a sleep on futexQ (wait.go interruptWait
 // looking for futex waits only: the EINTR check times out after 10 s); the page-table check
-// before the read removed (the PROT_NONE timespec sleeps 1 ns and answers 0, not EFAULT).
+// before the read removed (the PROT_NONE timespec sleeps 1 ns and answers 0, not EFAULT);
+// getpid answering the tid (the getpid check, and the EINTR one: its tgkill goes astray); a
+// timed futex wait's deadline at half its timeout (1,097 waits ended early). Not caught: a kick
+// that resumes its thread without looking for a signal to deliver (kickUnlockedOK without
+// needsKernel) — every core's timer covers the machine's earliest deadline (sysmon's sleeps
+// among them), and the spinning thread's next timer interrupt delivers within milliseconds.
 func TestGuestSleepUnlocked(t *testing.T) {
 	smp := 2
 	if n, _ := strconv.Atoi(os.Getenv("GMPOS_TEST_SMP")); n > smp {
@@ -32,22 +50,28 @@ func TestGuestSleepUnlocked(t *testing.T) {
 	}
 	g := boot(t, pkg("sleeprace"), opts{smp: smp, kopts: []string{"klog=1"}})
 	g.wantCode(t, 0)
-	wantChecks(t, g, 10)
+	wantChecks(t, g, 21)
 	t.Logf("%s", g.stderr)
 	if native() {
 		return
 	}
-	m := sleepStats.FindStringSubmatch(g.log)
-	if m == nil {
-		t.Fatalf("no sleep counters in the exit statistics:\n%.3000s", g.log)
-	}
-	sleeps, fallbacks, timers := atoi(m[1]), atoi(m[2]), atoi(m[3])
-	t.Logf("sleeps and yields without the BKL %d, handed to it %d; timer interrupts without it %d", sleeps, fallbacks, timers)
+	sleeps, sleepFallbacks := klogCounter(t, g.log, "unlocked-sleep"), klogCounter(t, g.log, "sleep-fallbacks")
+	futexes, futexFallbacks := klogCounter(t, g.log, "unlocked-futex"), klogCounter(t, g.log, "futex-fallbacks")
+	timers, self := klogCounter(t, g.log, "unlocked-timer"), klogCounter(t, g.log, "unlocked-self")
+	timed, kicks := klogCounter(t, g.log, "unlocked-timed-futex"), klogCounter(t, g.log, "unlocked-kicks")
+	t.Logf("without the BKL: sleeps and yields %d (handed to it %d), futex calls %d of which timed %d (handed to it %d), timer interrupts %d, getpid and gettid %d, kicks %d",
+		sleeps, sleepFallbacks, futexes, timed, futexFallbacks, timers, self, kicks)
 	if sleeps < 5328 {
 		t.Errorf("%d sleeps and yields without the BKL: want at least the eight threads' 5,328", sleeps)
 	}
-	if fallbacks < 5 {
-		t.Errorf("%d hand-overs to the BKL: want at least 5 (the unmapped, untouched, PROT_NONE and two invalid timespecs)", fallbacks)
+	if timed < 1600 || futexes < timed {
+		t.Errorf("%d timed futex waits without the BKL (of %d futex calls): want at least the 1,600 that time out", timed, futexes)
+	}
+	if self < 10000 || kicks < 1 {
+		t.Errorf("%d getpid and gettid calls and %d kicks without the BKL: want at least the 10,000 getpids and one kick", self, kicks)
+	}
+	if sleepFallbacks < 5 || futexFallbacks < 2 {
+		t.Errorf("%d nanosleep and %d futex hand-overs to the BKL: want at least 5 (the unmapped, untouched, PROT_NONE and two invalid timespecs) and 2 (the invalid timeouts)", sleepFallbacks, futexFallbacks)
 	}
 	if timers < 400 {
 		t.Errorf("%d timer interrupts without the BKL: want at least 400 (one per ten of the 4,000 sleeps)", timers)

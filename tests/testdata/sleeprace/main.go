@@ -1,8 +1,9 @@
-// sleeprace drives the calls gmpos runs without its big kernel lock besides futexes
-// (kernel/sleep_unlocked.go) through the cases that could go wrong: nanosleep's timespec not
-// mapped, not yet faulted in, not readable, across two pages, or invalid; sleeps on many threads
-// and cores at once, none of which may end early or be lost, with sched_yield between them; a
-// signal that must end a sleep with EINTR; and a process that exits while its threads sleep and
+// sleeprace drives the calls gmpos runs without its big kernel lock besides the plain futex
+// calls (kernel/sleep_unlocked.go, self_unlocked.go, futex_unlocked.go's timeouts) through the
+// cases that could go wrong: nanosleep's timespec not mapped, not yet faulted in, not readable,
+// across two pages, or invalid; sleeps and futex timeouts on many threads and cores at once,
+// none of which may end early or be lost, with sched_yield between them; a signal that must end
+// a sleep with EINTR; getpid and gettid; and a process that exits while its threads sleep and
 // yield. Every check prints "check NAME: true" when it holds (figures go to stderr); the same
 // lines come out natively.
 package main
@@ -11,7 +12,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -58,8 +61,161 @@ func main() {
 	}
 	timespecs()
 	sleepers(8, 500)
+	futexTimeouts(8, 200)
 	interrupted()
+	kicked()
+	identities(8, 1250)
 	exitRace(8)
+}
+
+const (
+	futexWaitPrivate = 128 // FUTEX_WAIT | FUTEX_PRIVATE_FLAG
+	futexWakePrivate = 129 // FUTEX_WAKE | FUTEX_PRIVATE_FLAG
+)
+
+func futexWait(word *uint32, val uint32, ts *syscall.Timespec) syscall.Errno {
+	_, _, e := syscall.Syscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(word)), futexWaitPrivate, uintptr(val),
+		uintptr(unsafe.Pointer(ts)), 0, 0)
+	return e
+}
+
+// futexTimeouts: FUTEX_WAIT with a timeout (the runtime's futexsleep with ns >= 0). A wait that
+// nobody ends times out with ETIMEDOUT, never early; a zero timeout is ETIMEDOUT at once; a word
+// that differs is EAGAIN before the timeout is looked at; an invalid timespec is EINVAL; and a
+// FUTEX_WAKE ends a timed wait with 0. n threads wait rounds times each for 1 µs to 1 ms.
+func futexTimeouts(n, rounds int) {
+	var word uint32
+	zero := syscall.Timespec{}
+	check("futex_wait(timeout 0) is ETIMEDOUT", futexWait(&word, 0, &zero) == syscall.ETIMEDOUT)
+	long := syscall.NsecToTimespec(int64(time.Second))
+	check("futex_wait(word differs, timeout) is EAGAIN", futexWait(&word, 1, &long) == syscall.EAGAIN)
+	check("futex_wait(word differs, timeout 0) is EAGAIN: the word first", futexWait(&word, 1, &zero) == syscall.EAGAIN)
+	bad := syscall.Timespec{Nsec: 1_000_000_000}
+	check("futex_wait(tv_nsec = 10^9) is EINVAL", futexWait(&word, 0, &bad) == syscall.EINVAL)
+	check("futex_wait(word differs, tv_nsec = 10^9) is EINVAL: the timespec first", futexWait(&word, 1, &bad) == syscall.EINVAL)
+
+	page, err := syscall.Mmap(-1, 0, pageSize, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		check("mmap", false, err)
+		return
+	}
+	var wg sync.WaitGroup
+	var early, other atomic.Int64
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			runtime.LockOSThread()
+			w := (*uint32)(unsafe.Pointer(&page[64*i]))
+			ts := (*syscall.Timespec)(unsafe.Pointer(&page[64*i+16]))
+			for r := 0; r < rounds; r++ {
+				d := time.Duration(1+(i*104729+r*7919)%1000) * time.Microsecond
+				*ts = syscall.NsecToTimespec(int64(d))
+				s := time.Now()
+				switch e := futexWait(w, 0, ts); {
+				case e == syscall.ETIMEDOUT && time.Since(s) < d:
+					early.Add(1)
+				case e != syscall.ETIMEDOUT && e != syscall.EINTR:
+					other.Add(1)
+				}
+			}
+		}(i)
+	}
+	wg.Wait()
+	check("futex timeouts: none early", early.Load() == 0, early.Load())
+	check("futex timeouts: every wait ETIMEDOUT", other.Load() == 0, other.Load())
+
+	// A wake-up before the timeout: 0, not ETIMEDOUT.
+	w := (*uint32)(unsafe.Pointer(&page[0]))
+	res := make(chan syscall.Errno)
+	go func() {
+		runtime.LockOSThread()
+		e := syscall.EINTR
+		for e == syscall.EINTR { // the runtime's own signals may end it first
+			e = futexWait(w, 0, &long)
+		}
+		res <- e
+	}()
+	var e syscall.Errno = syscall.ETIMEDOUT
+	for i := 0; i < 100 && e != 0; i++ {
+		time.Sleep(5 * time.Millisecond)
+		atomic.StoreUint32(w, 0)
+		syscall.Syscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(w)), futexWakePrivate, 1, 0, 0, 0)
+		select {
+		case e = <-res:
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	check("futex_wake ends a timed wait with 0", e == 0, e)
+	syscall.Munmap(page)
+}
+
+// identities: on every thread getpid is the process's (rounds times each), and gettid the
+// thread's own. exitRace checks getpid in children too: each must say what its fork returned.
+func identities(n, rounds int) {
+	tids := make(chan int, n)
+	var wrong atomic.Int64
+	pid := syscall.Getpid()
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread()
+			tids <- syscall.Gettid()
+			for r := 0; r < rounds; r++ {
+				if syscall.Getpid() != pid {
+					wrong.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(tids)
+	seen := map[int]bool{}
+	for tid := range tids {
+		seen[tid] = true
+	}
+	check("getpid and gettid: the process's and each thread's own", wrong.Load() == 0 && len(seen) == n, wrong.Load(), len(seen))
+}
+
+// kicked: a thread that spins on a core of its own takes no timer interrupt under gmpos while
+// it has the core to itself, so what another thread does for it must reach it by a kick, an IPI:
+// a signal sent to it (tgkill) must be delivered, and a CPU-time timer armed meanwhile must make
+// its core take the periodic tick on which the timer's expiry is found — ITIMER_VIRTUAL's
+// SIGVTALRM must come once the process has run 50 ms in user mode.
+func kicked() {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGUSR1, syscall.SIGVTALRM)
+	defer signal.Stop(sig)
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	tid := make(chan int)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		runtime.LockOSThread()
+		tid <- syscall.Gettid()
+		for !stop.Load() {
+		}
+	}()
+	id := <-tid
+	wait := func(want os.Signal) bool {
+		select {
+		case s := <-sig:
+			return s == want
+		case <-time.After(10 * time.Second):
+			return false
+		}
+	}
+	time.Sleep(50 * time.Millisecond) // it spins, its core to itself
+	syscall.Tgkill(syscall.Getpid(), id, syscall.SIGUSR1)
+	check("a signal reaches a thread spinning on its own core", wait(syscall.SIGUSR1))
+	it := [4]int64{0, 0, 0, 50_000} // it_interval 0; it_value 0 s 50,000 µs
+	_, _, e := syscall.Syscall(syscall.SYS_SETITIMER, 1 /* ITIMER_VIRTUAL */, uintptr(unsafe.Pointer(&it)), 0)
+	check("a CPU-time timer armed beside a spinning thread fires", e == 0 && wait(syscall.SIGVTALRM), e)
+	stop.Store(true)
+	wg.Wait()
 }
 
 // timespecs: nanosleep's argument where the kernel's read of it could go wrong. A timespec not
@@ -197,7 +353,8 @@ func exitRace(children int) {
 	ended := 0
 	for i := 0; i < children; i++ {
 		cmd := exec.Command(exe, "exitchild", fmt.Sprint(i))
-		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		var pid strings.Builder
+		cmd.Stdout, cmd.Stderr = &pid, os.Stderr
 		if err := cmd.Start(); err != nil {
 			check("exit race: start", false, err)
 			return
@@ -211,6 +368,10 @@ func exitRace(children int) {
 			} else {
 				fmt.Println("exit race: child:", err)
 			}
+			if pid.String() != fmt.Sprint(cmd.Process.Pid) {
+				fmt.Printf("exit race: child %d says its pid is %q\n", cmd.Process.Pid, pid.String())
+				ended = -children // the check below fails
+			}
 		case <-time.After(30 * time.Second):
 			fmt.Printf("exit race: child %d did not end\n", i)
 		}
@@ -221,6 +382,7 @@ func exitRace(children int) {
 // exitChild sleeps on three threads (one of them for a minute) and yields on a fourth, and exits
 // from the main thread after a while that varies from child to child.
 func exitChild() {
+	fmt.Print(syscall.Getpid()) // its parent compares it with what its fork returned
 	for i := 0; i < 3; i++ {
 		go func(i int) {
 			runtime.LockOSThread()
