@@ -9,12 +9,14 @@ package mm
 //     managed). Reaching a frame goes through PhysToVirt (the direct map).
 //   - a bump cursor over the RAM regions for frames never handed out yet.
 //
-// Allocation pops the list first and bumps otherwise. Because untouched
-// frames are never written until they are allocated, Init costs
-// O(regions), does not touch RAM, and works before all of RAM is mapped
-// (the boot identity map only has to cover the frames actually allocated
-// before the switch to BuildKernelSpace's tables). No memory outside the
-// frames is needed.
+// A freed frame first waits in pending, off the list, until the other
+// cores' TLBs no longer reach it (syncFreed). Allocation pops the list
+// first, then synchronises and moves the pending frames to the list, and
+// bumps otherwise. Because untouched frames are never written until they are
+// allocated, Init costs O(regions), does not touch RAM, and works before all
+// of RAM is mapped (the boot identity map only has to cover the frames
+// actually allocated before the switch to BuildKernelSpace's tables). The
+// only memory outside the frames is pending's array (8 KiB).
 
 // Region is a range of usable physical RAM [Base, Base+Len).
 type Region struct {
@@ -49,10 +51,25 @@ var frames struct {
 	// cur/next is the bump cursor: region ram[cur], next unallocated frame.
 	cur  int
 	next uintptr
-	// unsynced: a frame has been freed since the last SyncTLB, so the free
-	// list may hold a frame another core still reaches through its TLB.
-	unsynced bool
+	// nlist counts the frames on the free list.
+	nlist uintptr
+	// pending holds the frames freed since the last SyncTLB (npending of
+	// them): another core may still reach one through a stale translation,
+	// and read it or write it. So they are kept off the free list, whose
+	// links live in the frames themselves (a write through a stale entry
+	// would corrupt the list; a read would show the program a physical
+	// address), until the TLBs are synchronised (syncFreed). Linux's
+	// mmu_gather holds its pages back the same way until the flush.
+	pending  [pendingMax]uintptr
+	npending int
+	// noSync: the caller may not synchronise the TLBs (FaultFast, without
+	// the kernel's big lock): an allocation that would need it fails instead.
+	noSync bool
 }
+
+// pendingMax is how many freed frames wait for a TLB synchronisation before
+// a free forces one (a munmap of more than 4 MiB pays one shootdown per 4 MiB).
+const pendingMax = 1024
 
 // Init hands the usable RAM regions to the frame allocator. Every whole 4 KiB
 // frame inside a region becomes free; partial frames at the edges and
@@ -64,7 +81,7 @@ func Init(ram []Region) int {
 	lockMM()
 	defer unlockMM()
 	frames.head, frames.total, frames.free, frames.nram = 0, 0, 0, 0
-	frames.unsynced = false
+	frames.nlist, frames.npending = 0, 0
 	tablesAllocated = 0
 	for _, r := range ram {
 		lo, ok := alignUp(r.Base, PageSize)
@@ -98,15 +115,15 @@ func AllocFrame() (pa uintptr, ok bool) {
 }
 
 func allocFrame() (uintptr, bool) {
-	if pa := frames.head; pa != 0 {
-		if frames.unsynced {
-			// The list holds frames freed since the other cores last flushed their TLBs:
-			// one of them may still reach a frame through a stale translation, so it may
-			// not be handed out before they have (SyncTLB).
-			frames.unsynced = false
-			syncTLB()
+	if frames.head == 0 && frames.npending > 0 {
+		if frames.noSync {
+			return 0, false // FaultFast's caller takes the BKL's path, which may
 		}
+		syncFreed() // the frames freed since the last synchronisation, once no TLB reaches them
+	}
+	if pa := frames.head; pa != 0 {
 		frames.head = uintptr(load64(pa))
+		frames.nlist--
 		frames.free--
 		return pa, true
 	}
@@ -185,10 +202,38 @@ func freeFrame(pa uintptr) {
 	if pa == 0 || pa&PageMask != 0 {
 		panic("mm: FreeFrame of invalid frame")
 	}
+	if frames.npending == pendingMax {
+		if frames.noSync {
+			panic("mm: a frame freed where the TLBs may not be synchronised")
+		}
+		syncFreed()
+	}
+	frames.pending[frames.npending] = pa
+	frames.npending++
+	frames.free++
+}
+
+// freeUnmapped returns frame pa, which was never mapped for user code (no
+// TLB can reach it), straight to the free list. Callable without the BKL.
+func freeUnmapped(pa uintptr) {
 	store64(pa, uint64(frames.head))
 	frames.head = pa
+	frames.nlist++
 	frames.free++
-	frames.unsynced = true
+}
+
+// syncFreed makes every core drop the translations removed since the last
+// time (SyncTLB: the kernel's shootdown, under its big lock), then moves the
+// pending frames to the free list. mm lock held, and the BKL.
+func syncFreed() {
+	syncTLB()
+	for i := 0; i < frames.npending; i++ {
+		pa := frames.pending[i]
+		store64(pa, uint64(frames.head))
+		frames.head = pa
+	}
+	frames.nlist += uintptr(frames.npending)
+	frames.npending = 0
 }
 
 // FrameCounts reports the frames given to Init and those currently free.

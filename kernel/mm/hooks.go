@@ -23,12 +23,12 @@ var (
 
 	// SyncTLB makes every other core drop the translations FlushTLB and
 	// FlushAll removed on this one, and returns when they have (the
-	// kernel's TLB shootdown). The allocator calls it before it hands out a
-	// frame freed since the last call: without it, a frame unmapped and
-	// reallocated in one kernel entry (MAP_FIXED over populated pages, then
-	// MAP_POPULATE) could still be written through another core's stale
-	// translation. Linux's mmu_gather defers the frees instead; here the
-	// reuse waits. Nil (hosted tests, one core): nothing to wait for.
+	// kernel's TLB shootdown). The allocator calls it before a frame freed
+	// since the last call joins the free list (frame.go, pending): until
+	// then another core may still read or write it through a stale
+	// translation, as Linux's mmu_gather holds its pages until the flush.
+	// Only under the kernel's big lock. Nil (hosted tests, one core):
+	// nothing to wait for.
 	SyncTLB func()
 )
 

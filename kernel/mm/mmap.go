@@ -336,8 +336,8 @@ func (as *AddressSpace) Munmap(addr, length uintptr) Errno {
 // pages dropped. mm lock held.
 //
 // SMP: other cores may still cache the dropped translations until the
-// kernel's shootdown; the frames go back to the free list at once, and the
-// allocator synchronises the TLBs before it hands one out again (SyncTLB).
+// kernel's shootdown; the frames wait off the free list (frames.pending), and
+// the allocator synchronises the TLBs before it hands one out again (SyncTLB).
 func (as *AddressSpace) dropPages(start, end uintptr) uintptr {
 	return as.changeLeaves(start, end, func(_, e uintptr) {
 		v := PTE(load64(e))

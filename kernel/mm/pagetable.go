@@ -77,7 +77,7 @@ func (pt PageTable) slot(va uintptr, stop int, create bool) (uintptr, Errno) {
 			}
 			tablesAllocated++
 			v = pteTable(pa)
-			store64(e, uint64(v))
+			publish64(e, uint64(v)) // after the table's zeros (publish64)
 		} else if v.Huge() {
 			return 0, EEXIST
 		}
@@ -110,7 +110,7 @@ func (pt PageTable) mapPage(va, pa uintptr, a Attr) Errno {
 	if PTE(load64(e)).Present() {
 		return EEXIST
 	}
-	store64(e, uint64(pteLeaf(pa, a)))
+	publish64(e, uint64(pteLeaf(pa, a))) // after the page's contents (publish64)
 	return OK
 }
 

@@ -1,6 +1,9 @@
 package mm
 
-import "unsafe"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // PageSize is the base page and frame size: 4 KiB pages with x86-64 4-level
 // paging (Intel SDM Vol. 3A §4.5) and with the arm64 4 KiB translation
@@ -46,6 +49,13 @@ func ptrAt(va uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer
 // load64 and store64 access a 64-bit word of physical memory.
 func load64(pa uintptr) uint64     { return *(*uint64)(ptrAt(PhysToVirt(pa))) }
 func store64(pa uintptr, v uint64) { *(*uint64)(ptrAt(PhysToVirt(pa))) = v }
+
+// publish64 stores a new valid translation entry: a release store, so that every store before
+// it — the zeroing of the page or table it points to — is visible to another core's table walk
+// that sees the entry. x86 keeps stores in order anyway (SDM Vol. 3A §9.2.3.2); arm64 does not,
+// and a walker that saw a new table before its zeros would take leftover bytes for entries
+// (Linux: the smp_wmb in __pte_alloc and in __SetPageUptodate before set_pte_at).
+func publish64(pa uintptr, v uint64) { atomic.StoreUint64((*uint64)(ptrAt(PhysToVirt(pa))), v) }
 
 // zeroFrame clears one 4 KiB frame. The whole-array store compiles to
 // memclrNoHeapPointers, which is plain assembly usable before runtime init.

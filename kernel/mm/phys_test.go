@@ -117,8 +117,42 @@ func TestFreeListBeforeBump(t *testing.T) {
 	}
 }
 
-// Entering mm while it is active (a fault inside mm, or a second CPU) must
-// panic rather than corrupt the lists.
+// TestFreedFramesWaitForSync: a freed frame may still be reached through another core's stale
+// translation until the TLBs are synchronised, so it keeps its contents (no free-list link is
+// written into it: a write through the stale entry would corrupt the list, a read would show a
+// physical address) and is not handed out before SyncTLB, which one allocation calls once for
+// every pending frame. A frame never mapped (freeUnmapped) needs no synchronisation.
+func TestFreedFramesWaitForSync(t *testing.T) {
+	setPhysArena()
+	Init([]Region{{Base: 0x10000, Len: 8 * PageSize}})
+	syncs := 0
+	SyncTLB = func() { syncs++ }
+	defer func() { SyncTLB = nil }()
+	a, _ := AllocFrame()
+	b, _ := AllocFrame()
+	store64(a, 0x1111)
+	store64(b, 0x2222)
+	FreeFrame(a)
+	FreeFrame(b)
+	if load64(a) != 0x1111 || load64(b) != 0x2222 || syncs != 0 {
+		t.Fatalf("after the frees: contents %#x %#x, syncs %d; want untouched, none", load64(a), load64(b), syncs)
+	}
+	if x, _ := AllocFrame(); x != b || syncs != 1 {
+		t.Fatalf("got %#x after %d syncs, want %#x after 1", x, syncs, b)
+	}
+	if x, _ := AllocFrame(); x != a || syncs != 1 {
+		t.Fatalf("got %#x after %d syncs, want %#x after still 1", x, syncs, a)
+	}
+	lockMM()
+	freeUnmapped(a)
+	unlockMM()
+	if x, _ := AllocFrame(); x != a || syncs != 1 {
+		t.Fatalf("got %#x after %d syncs, want %#x without another", x, syncs, a)
+	}
+}
+
+// Entering mm again on the core that holds its lock (a fault inside mm) must
+// panic rather than corrupt the lists, or wait for itself.
 func TestReentryPanics(t *testing.T) {
 	boot(t, testRAM)
 	lockMM()
