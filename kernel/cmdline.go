@@ -40,6 +40,7 @@ type cmdState struct {
 	// sleepbkl=1: sleeps, yields, getpid, gettid and the timer interrupt take the BKL too
 	// (sleep_unlocked.go, self_unlocked.go)
 	sleepBKL bool
+	faultBKL bool   // faultbkl=1: page faults take the BKL too (fault_unlocked.go)
 	cwd      strRef // cwd=PATH: the program's working directory at start (fs_boot.go)
 	tscHz    uint64 // tsc_hz=N: the cycle counter's rate as the runner measured it (calibrate.go)
 	bad      bool   // the command line was malformed (reported once the console is up)
@@ -199,6 +200,8 @@ func parseCmdline(line []byte) {
 			cmd.futexBKL = r.n > 9 && b[9] == '1'
 		case hasPrefix(b, "sleepbkl="):
 			cmd.sleepBKL = r.n > 9 && b[9] == '1'
+		case hasPrefix(b, "faultbkl="):
+			cmd.faultBKL = r.n > 9 && b[9] == '1'
 		case hasPrefix(b, "ip="):
 			cmd.ip = strRef{r.off + 3, r.n - 3}
 		case hasPrefix(b, "fault="):

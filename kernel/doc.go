@@ -69,7 +69,8 @@
 //   - unlocked: trap context without the BKL — an idle core's wake-up and a running one's kick
 //     (wake_unlocked.go), the Go runtime's futex calls (futex_unlocked.go), nanosleep,
 //     sched_yield and the timer interrupt when nothing of the BKL's is due (sleep_unlocked.go),
-//     getpid and gettid (self_unlocked.go), the idle poll, a TLB-shootdown IPI. It writes only its core's own state, the scheduler's, data under a
+//     getpid and gettid (self_unlocked.go), a page's first touch (fault_unlocked.go), the idle
+//     poll, a TLB-shootdown IPI. It writes only its core's own state, the scheduler's, data under a
 //     lock below the BKL (the futex queue) and atomics; it reads the thread it picks after
 //     arch.Fence and resumes it only once no other core holds it (oncpu.go), the machine-wide
 //     timer inputs from unlockedView and futexQ.next (timer.go unlockedNext), user memory only
@@ -117,7 +118,10 @@
 //	rank 1  BKL (smp.go)          taken at the top of trap, released on the way out
 //	rank 2  futexQ.lock (futex.go) the futex and sleep queue; with or without the BKL
 //	  → sched's locks              sched/doc.go, "Lock order"
-//	    → the mm lock              kernel/mm/doc.go; a leaf, never under futexQ.lock
+//	    → the mm lock              kernel/mm/doc.go; a leaf, never under futexQ.lock; with or
+//	                               without the BKL (fault_unlocked.go); its holder with the BKL
+//	                               may wait for a shootdown's acknowledgements, which its waiters
+//	                               give (mm's Relax hook)
 //
 // The console has no lock: only the BKL holder writes to it, and the fault report, which writes
 // regardless. Some paths never take the BKL: a TLB-shootdown IPI (its sender holds the BKL and
@@ -126,9 +130,10 @@
 // (wake_unlocked.go; it takes the scheduler's locks only), a kick to a running core with nothing
 // to deliver (the same file), the runtime's futex calls (futex_unlocked.go: futexQ's lock and the
 // scheduler's), its sleeps and yields and the timer interrupts that end the sleeps
-// (sleep_unlocked.go: the same), and getpid and gettid. Every wait for a lock or for a thread
-// another core holds acknowledges shootdowns, whose sender may hold what it waits for. The rest of
-// the split (threads, fds, mm) is the next step; smp.go says what it needs.
+// (sleep_unlocked.go: the same), getpid and gettid, and a page fault's first touch of a page
+// (fault_unlocked.go: mm's lock alone). Every wait for a lock or for a thread another core holds
+// acknowledges shootdowns, whose sender may hold what it waits for. The rest of the split
+// (threads, fds, mm's other calls, signals) is the next step; smp.go says what it needs.
 //
 // # Invariants
 //
@@ -150,7 +155,7 @@
 // timer.go the one-shot timer; clock.go; smp.go the BKL, shootdowns, the other cores;
 // wake_unlocked.go an idle core's wake-up without the BKL; futex_unlocked.go the runtime's futex
 // calls without it; sleep_unlocked.go its sleeps, yields and timer interrupts; self_unlocked.go
-// getpid and gettid; oncpu.go which core holds a thread; spinlock.go locks below the BKL;
+// getpid and gettid; fault_unlocked.go a page's first touch; oncpu.go which core holds a thread; spinlock.go locks below the BKL;
 // percpu.go; platform.go sched.Platform; thread.go; signal.go delivery and rt_sigreturn;
 // sigsource.go the siginfo of timer and kernel signals; cputime.go CPU-time accounting;
 // ptimer.go POSIX timers; itimer.go setitimer's timers;

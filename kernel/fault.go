@@ -150,9 +150,9 @@ func deliberateFault(kind int) {
 	case faultOverflow:
 		kernelRecurse(0)
 	case faultInMM:
-		// A kernel bug inside mm: freeing a "frame" beyond RAM makes mm write through an
-		// unmapped direct-map address, with the mm lock held.
-		mm.FreeFrame(0x7000_0000_0000)
+		// A kernel bug inside mm: a page table whose root lies beyond RAM makes mm read
+		// through an unmapped direct-map address, with the mm lock held.
+		mm.PageTable{Root: 0x7000_0000_0000}.Map(0x1000, 0x1000, 0)
 	case faultInlined:
 		_ = peekInlined(0xffff_f000_dead_0000)
 	default:

@@ -116,6 +116,8 @@ func initMemory() {
 	mm.FlushTLB = flushPage
 	mm.FlushAll = flushAllCPUs
 	mm.SyncTLB = flushPending
+	mm.CPU = currentCPU // the mm lock's holder (mm/lock.go); GS base / TPIDR_EL1 is set from entry on
+	mm.Relax = mmRelax
 	pt, e := mm.BuildKernelSpace(ram[:nram], segs[:nseg])
 	if e != mm.OK {
 		bootPanic("cannot build the kernel address space")

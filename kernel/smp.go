@@ -18,21 +18,23 @@ import (
 // the classic first step of every SMP kernel (Linux 2.0, FreeBSD 5's Giant), simple to reason about
 // because all of the kernel's tables keep their single-core invariants. The scheduler (package
 // sched) is lock-free or finely locked on its own, so the BKL is what a finer-grained kernel
-// splits. Three pieces run without it so far: an idle core's wake-up and a running core's kick
-// (wake_unlocked.go), the Go runtime's futex calls (futex_unlocked.go), and its sleeps, yields,
+// splits. Four pieces run without it so far: an idle core's wake-up and a running core's kick
+// (wake_unlocked.go), the Go runtime's futex calls (futex_unlocked.go), its sleeps, yields,
 // getpid and gettid with the timer interrupts that end the sleeps (sleep_unlocked.go,
-// self_unlocked.go), with what they needed: a lock below the BKL for
-// the queue of futex waits and sleeps (futex.go, spinlock.go: ranked, checked on every
-// acquisition), a read of user memory that may fail (arch.LoadUser32 and its exception fixup,
-// after a page-table check), CPU-time charges without the lock (cputime.go), and the rule that
-// no core resumes a thread another core still holds (oncpu.go, Linux's on_cpu).
+// self_unlocked.go), and a page fault's first touch of a page (fault_unlocked.go, under mm's
+// lock alone), with what they needed: a lock below the BKL for the queue of futex waits and
+// sleeps (futex.go, spinlock.go: ranked, checked on every acquisition), mm's lock made a real
+// spin lock (kernel/mm/lock.go), a read of user memory that may fail (arch.LoadUser32 and its
+// exception fixup, after a page-table check), CPU-time charges without the lock (cputime.go),
+// and the rule that no core resumes a thread another core still holds (oncpu.go, Linux's
+// on_cpu).
 //
 // What the next pieces need: threads (clone, exit) touch the thread and process tables and the
 // scheduler's G table together; fds need a lock per fd table and references that survive a
-// concurrent close; mm needs its lock made real (it asserts today that only the BKL holder
-// calls it) and shootdowns sent to the cores that may cache the space, not to all (page
-// faults are now the largest BKL item of a GC-heavy program); and the blocking calls on
-// files, epoll, sockets and children still share the `waiters` list. Measured (README,
+// concurrent close; mm's other calls (mmap, munmap, madvise, mprotect) need shootdowns sent
+// without the BKL, and only to the cores that may cache the space; the runtime's signals
+// (tgkill, rt_sigreturn) need the signal state under a lock of its own; and the blocking calls
+// on files, epoll, sockets and children still share the `waiters` list. Measured (README,
 // Benchmarks): the futex piece took a 2-vCPU thread ping-pong from 44,720 BKL-contended entries
 // to 149, and its round trip from 61 to 41 µs; the sleep piece took a 4-vCPU GC-churn run from
 // 1,014 to 196 and from 1,356 to 928 ms.
@@ -41,8 +43,9 @@ import (
 // when mm removes or restricts a translation, every other core may still cache it. The BKL holder
 // asks each other core to flush (cpuState.flushReq), sends IPIFlush, and waits for every
 // acknowledgement. A core acknowledges wherever it is: in user mode or halted (the IPI arrives;
-// trap's fast path flushes without the BKL), or spinning for the BKL with interrupts off (the spin
-// loop polls its request) — so waiting cannot deadlock.
+// trap's fast path flushes without the BKL), or spinning with interrupts off — for the BKL, for
+// futexQ's or mm's lock, for a thread another core holds (each spin loop polls its request) — so
+// waiting cannot deadlock. Only the BKL's holder sends a shootdown.
 var (
 	bkl   atomic.Uint32 // 0 free, else holder's CPU index + 1
 	smpGo atomic.Bool   // set by the boot core once the scheduler knows every core
@@ -156,10 +159,10 @@ func flushOthers() {
 // The mm hooks invalidate locally at once and leave the other cores to one shootdown at the end
 // of the kernel entry (flushPending, called by trap before it releases the BKL), instead of one
 // IPI round trip per page. Until then another core may still reach a freed frame through a stale
-// translation, so mm does not hand a frame freed in this entry out again before it has called
-// SyncTLB (= flushPending): a MAP_FIXED mmap that replaces populated pages and populates the new
-// ones pays the shootdown early; every other path frees and allocates in different entries
-// (Linux's mmu_gather gets the same guarantee by deferring the frees instead).
+// translation, so mm keeps the frames it frees off its free list until it has called SyncTLB
+// (= flushPending; kernel/mm/frame.go pending), as Linux's mmu_gather defers its frees: a
+// thread on another core could otherwise read, or overwrite, the free list's link in the frame
+// (tests/fault_test.go found that).
 func flushPage(va uintptr) {
 	arch.FlushPage(va)
 	remoteFlush = true

@@ -98,7 +98,7 @@ func threadExit(t *Thread, gp sched.GID, cpu int) {
 func exitProcess(code int) {
 	var k kbuf
 	if cmd.klog {
-		k.s("log stats syscalls=").d(int64(stats.syscalls)).s(" signals=").d(int64(stats.signals)).
+		k.s("log stats syscalls=").d(int64(atomic.LoadUint64(&stats.syscalls))).s(" signals=").d(int64(stats.signals)).
 			s(" preemptions=").d(int64(atomic.LoadUint64(&stats.preemptions))).s(" threads=").d(int64(stats.threads)).s(" processes=").d(int64(stats.processes)).s(" timer-arms=").d(int64(atomic.LoadUint64(&stats.timerArms))).s(" ticks=").d(int64(atomic.LoadUint64(&stats.ticks))).s(" idle-ticks=").d(int64(atomic.LoadUint64(&stats.idleTicks))).s(" early-timers=").d(int64(atomic.LoadUint64(&stats.earlyTimers))).
 			s(" cpus=").d(int64(ncpu)).s(" shootdowns=").d(int64(stats.shootdowns)).
 			s(" bkl-contended=").d(int64(stats.bklContended)).s(" bkl-wait-us=").d(cyclesToNS(stats.bklSpinCycles) / 1000).
@@ -106,10 +106,12 @@ func exitProcess(code int) {
 			s(" unlocked-wakes=").d(int64(atomic.LoadUint64(&stats.unlockedWakes))).s(" unlocked-fallbacks=").d(int64(atomic.LoadUint64(&stats.unlockedFallbacks))).s(" unlocked-idle=").d(int64(atomic.LoadUint64(&stats.unlockedIdle))).
 			s(" unlocked-futex=").d(int64(atomic.LoadUint64(&stats.unlockedFutex))).s(" futex-fallbacks=").d(int64(atomic.LoadUint64(&stats.futexFallbacks))).
 			s(" futex-contended=").d(int64(futexQ.lock.contended.Load())).s(" oncpu-waits=").d(int64(atomic.LoadUint64(&stats.onCPUWaits))).
-			s(" user-fixups=").d(int64(arch.UserFixups())).
-			s(" unlocked-sleep=").d(int64(atomic.LoadUint64(&stats.unlockedSleep))).s(" sleep-fallbacks=").d(int64(atomic.LoadUint64(&stats.sleepFallbacks))).
+			s(" user-fixups=").d(int64(arch.UserFixups())).record()
+		k.n = 0 // the rest on a line of its own: a record holds 512 bytes (klog.go kbuf)
+		k.s("log stats-unlocked unlocked-sleep=").d(int64(atomic.LoadUint64(&stats.unlockedSleep))).s(" sleep-fallbacks=").d(int64(atomic.LoadUint64(&stats.sleepFallbacks))).
 			s(" unlocked-timer=").d(int64(atomic.LoadUint64(&stats.unlockedTimer))).
-			s(" unlocked-timed-futex=").d(int64(atomic.LoadUint64(&stats.unlockedTimedFutex))).s(" unlocked-kicks=").d(int64(atomic.LoadUint64(&stats.unlockedKicks))).s(" unlocked-self=").d(int64(atomic.LoadUint64(&stats.unlockedSelf))).record()
+			s(" unlocked-timed-futex=").d(int64(atomic.LoadUint64(&stats.unlockedTimedFutex))).s(" unlocked-kicks=").d(int64(atomic.LoadUint64(&stats.unlockedKicks))).s(" unlocked-self=").d(int64(atomic.LoadUint64(&stats.unlockedSelf))).
+			s(" unlocked-faults=").d(int64(atomic.LoadUint64(&stats.unlockedFaults))).s(" fault-fallbacks=").d(int64(atomic.LoadUint64(&stats.faultFallbacks))).record()
 		ktimeReport()
 		for i := 0; i < ncpu; i++ { // where each core's time went; the rest was user time
 			kt, idle := cpuTime(i)

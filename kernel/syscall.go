@@ -494,4 +494,8 @@ var stats struct {
 	// read); timer interrupts (and polled deadlines) handled without it.
 	unlockedSleep, sleepFallbacks uint64
 	unlockedTimer                 uint64
+
+	// Page faults without the BKL (fault_unlocked.go), atomic: answered without it; begun and
+	// handed to it (not a first touch, a forbidden access, no memory, a free list to sync).
+	unlockedFaults, faultFallbacks uint64
 }

@@ -59,6 +59,8 @@ func trap(f *arch.Frame) *arch.Frame {
 		r = futexUnlocked(f, n, cpu, t0) // the runtime's futex calls, without it (futex_unlocked.go)
 	case kind == arch.TrapSyscall && sleepUnlockedOK(f, cpu):
 		r = sleepUnlocked(f, n, cpu, t0) // nanosleep and sched_yield, without it (sleep_unlocked.go)
+	case kind == arch.TrapFault && faultUnlockedOK(f, cpu):
+		r = faultUnlocked(f, n, cpu, t0) // a first touch of a page, under mm's lock only
 	case kind == arch.TrapTimer && timerUnlockedOK(f, cpu):
 		r = timerUnlocked(f, cpu, t0) // a timer with nothing of the BKL's due, without it
 	default:

@@ -70,8 +70,10 @@
 //   - phys.go: page sizes, PhysToVirt (a variable offset: 0 on the boot
 //     identity map, DirectMapBase afterwards, a []byte arena in tests).
 //   - frame.go: the frame allocator: a LIFO free list threaded through the
-//     free frames themselves plus a bump cursor over never-used RAM; O(1)
-//     alloc/free, and Init does not touch RAM.
+//     free frames themselves, the frames freed since the last TLB
+//     synchronisation (pending, off the list), and a bump cursor over
+//     never-used RAM; O(1) alloc/free (a synchronisation moves every pending
+//     frame at once), and Init does not touch RAM.
 //   - pte.go: PTE and Attr, the architecture-neutral description of a
 //     translation (write, exec, user, global, device, owned, huge).
 //   - pagetable.go: the 4-level walk: Map/Map2M/Unmap/Unmap2M/Lookup/
@@ -179,13 +181,16 @@
 //
 // There is one mm lock covering the frame list, the page tables and the VMA
 // table. Exported functions take it (lockMM/unlockMM in lock.go); lower-case
-// helpers assume it is held. The kernel calls mm only under its big kernel
-// lock (kernel/smp.go), so the mm lock never has to wait: it is an assertion
-// that catches re-entry (a fault inside mm) and a caller without the BKL.
-// When the BKL is split, it becomes a real spin lock. FlushTLB/FlushAll
-// invalidate this core at once; the kernel sends the other cores one
-// shootdown (SDM §4.10.5) before it releases the BKL, and nothing mm frees
-// is handed out again before that (kernel/smp.go explains why).
+// helpers assume it is held. The kernel calls mm under its big kernel lock
+// (kernel/smp.go), and one path without it: a user page fault's first touch
+// of a page (FaultFast, under Lock/Unlock; kernel/fault_unlocked.go). So the
+// lock is a spin lock (its waiters run the kernel's Relax hook, which
+// acknowledges TLB shootdowns), and it still panics on re-entry on one core
+// (a fault inside mm). FlushTLB/FlushAll invalidate this core at once; the
+// kernel sends the other cores one shootdown (SDM §4.10.5) before it
+// releases the BKL, and the frames mm frees wait off the free list until a
+// synchronisation (SyncTLB, which only the BKL's holder may call: FaultFast
+// never does) — kernel/smp.go and frame.go explain why.
 //
 // The exceptions only read: FrameCounts, ReadStats, NumVMAs and VMA return
 // snapshots, and PageTable.PeekExecutable walks the tables without the lock

@@ -105,11 +105,44 @@ func (as *AddressSpace) fault(va uintptr, write, exec bool) (bool, int) {
 		return false, FaultOOM
 	}
 	if err := as.PT.mapPage(page, pa, leafAttr(prot, exec)|AttrOwned); err != OK {
-		freeFrame(pa)
+		freeUnmapped(pa) // never mapped: no TLB reaches it (and no sync: FaultFast may be here)
 		return false, FaultOOM
 	}
 	as.faults++
 	return true, 0
+}
+
+// FaultFast handles the common user page fault without the kernel's big lock: a first touch of a
+// page that is not present, in a VMA that allows the access, answered with a new zeroed frame.
+// It reports false, having changed nothing, for everything else — a present page (a spurious
+// fault or a rights change, whose TLB flush is the BKL's), an access the VMA forbids (a
+// signal), no memory, and frames that can be had only after a TLB synchronisation (the free
+// list nearly empty and frames pending: syncFreed needs SyncTLB, a shootdown only the BKL's
+// holder sends) — and the caller takes the old path. A new translation needs no flush on any
+// core (SDM Vol. 3A §4.10.4.3: non-present entries are not cached; on arm64 a fault on it is
+// taken again as spurious). mm lock held (Lock).
+func (as *AddressSpace) FaultFast(va uintptr, write, exec bool) bool {
+	// A page and up to three tables, none of which may need a synchronisation: checked here
+	// so that nothing is allocated in vain, and enforced (noSync) in allocFrame and freeFrame.
+	if va >= UserEnd || frames.npending > 0 && frames.nlist < 4 {
+		return false
+	}
+	i := as.lookup(va)
+	if i < 0 || !allowed(as.vmas[i].Prot, write, exec) {
+		return false
+	}
+	if e := as.PT.leaf(alignDown(va, PageSize)); e != 0 {
+		// Another core's first touch created it meanwhile (the Go heap's pages are often
+		// touched by two threads at once): if it grants the access, the retry succeeds — no
+		// flush, as the entry was not present when this core walked (SDM Vol. 3A §4.10.4.3).
+		// A rights change is the BKL's (its flush).
+		as.spurious++
+		return satisfies(PTE(load64(e)).attr(), write, exec)
+	}
+	frames.noSync = true
+	ok, _ := as.fault(va, write, exec)
+	frames.noSync = false
+	return ok
 }
 
 // UserRange validates a user buffer [va, va+n) for a syscall: every page

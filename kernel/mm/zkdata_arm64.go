@@ -7,13 +7,15 @@ import "unsafe"
 // KernelData calls add with the address and size of each of this package's variables: kernel memory
 // that no system call may read or write for the program (kernel/mm ProtectKernelData).
 func KernelData(add func(p, n uintptr)) {
+	add(uintptr(unsafe.Pointer(&CPU)), unsafe.Sizeof(CPU))
 	add(uintptr(unsafe.Pointer(&FlushAll)), unsafe.Sizeof(FlushAll))
 	add(uintptr(unsafe.Pointer(&FlushTLB)), unsafe.Sizeof(FlushTLB))
 	add(uintptr(unsafe.Pointer(&Kernel)), unsafe.Sizeof(Kernel))
+	add(uintptr(unsafe.Pointer(&Relax)), unsafe.Sizeof(Relax))
 	add(uintptr(unsafe.Pointer(&Space)), unsafe.Sizeof(Space))
 	add(uintptr(unsafe.Pointer(&SyncTLB)), unsafe.Sizeof(SyncTLB))
 	add(uintptr(unsafe.Pointer(&frames)), unsafe.Sizeof(frames))
-	add(uintptr(unsafe.Pointer(&mmActive)), unsafe.Sizeof(mmActive))
+	add(uintptr(unsafe.Pointer(&mmLock)), unsafe.Sizeof(mmLock))
 	add(uintptr(unsafe.Pointer(&physOffset)), unsafe.Sizeof(physOffset))
 	add(uintptr(unsafe.Pointer(&protected)), unsafe.Sizeof(protected))
 	add(uintptr(unsafe.Pointer(&tablesAllocated)), unsafe.Sizeof(tablesAllocated))

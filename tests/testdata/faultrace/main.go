@@ -1,0 +1,278 @@
+// faultrace drives the page faults gmpos answers without its big kernel lock
+// (kernel/fault_unlocked.go: a first touch of a page, under mm's lock only) through the cases
+// that could go wrong: many threads touching the same fresh pages at once (each page must be
+// created once: every thread then sees the others' writes), a region unmapped and mapped again,
+// or made PROT_NONE and back, while other threads touch it (each touch either succeeds on a
+// page that reads as the mapping's, or faults: recovered here as a panic), and children that
+// exit while their threads fault pages in. Every check prints "check NAME: true" when it holds
+// (figures go to stderr); the same lines come out natively.
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+const pageSize = 4096
+
+func check(name string, ok bool, detail ...any) {
+	if !ok {
+		fmt.Printf("check %s: false %v\n", name, detail)
+		return
+	}
+	fmt.Printf("check %s: true\n", name)
+}
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "exitchild" {
+		exitChild()
+		return
+	}
+	sameFresh(8, 2048)
+	remapRace(3000)
+	protectRace(3000)
+	exitRace(8)
+}
+
+func anon(n int) []byte {
+	b, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		fmt.Println("mmap:", err)
+		os.Exit(1)
+	}
+	return b
+}
+
+// sameFresh: n threads write their own word into every page of one fresh region of pages
+// pages, all at once, each starting at a different page. Each page must be created once: at the
+// end every page holds every thread's word (a page created twice would lose the writes made to
+// the first one).
+func sameFresh(n, pages int) {
+	b := anon(pages * pageSize)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	t0 := time.Now()
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			runtime.LockOSThread()
+			<-start
+			for k := 0; k < pages; k++ {
+				p := (k + i*pages/n) % pages
+				atomic.StoreUint32((*uint32)(unsafe.Pointer(&b[p*pageSize+4*i])), uint32(i+1))
+			}
+		}(i)
+	}
+	close(start)
+	wg.Wait()
+	lost := 0
+	for p := 0; p < pages; p++ {
+		for i := 0; i < n; i++ {
+			if atomic.LoadUint32((*uint32)(unsafe.Pointer(&b[p*pageSize+4*i]))) != uint32(i+1) {
+				lost++
+			}
+		}
+	}
+	fmt.Fprintf(os.Stderr, "same fresh pages: %d threads × %d pages in %v\n", n, pages, time.Since(t0).Round(time.Millisecond))
+	check("fresh pages touched by 8 threads at once: no write lost", lost == 0, lost)
+	syscall.Munmap(b)
+}
+
+// touch writes v to the first word of page p of the region at base and returns what was there;
+// false if the access faulted.
+func touch(base uintptr, p int, v uint32) (ok bool, got uint32) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	w := (*uint32)(unsafe.Add(unsafe.Pointer(nil), base+uintptr(p*pageSize)))
+	old := atomic.LoadUint32(w)
+	atomic.StoreUint32(w, v)
+	return true, old
+}
+
+// peek reads the first word of page p of the region at base; false if the access faulted.
+func peek(base uintptr, p int) (ok bool, got uint32) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return true, atomic.LoadUint32((*uint32)(unsafe.Add(unsafe.Pointer(nil), base+uintptr(p*pageSize))))
+}
+
+// remapRace: one thread keeps unmapping a 16-page region, mapping it again (fresh, zeroed) and
+// writing the mapping's generation into each page, while two others read its pages (their first
+// touches are faults the kernel may answer without the BKL). A read either faults (unmapped at
+// that moment) or, if no remap began meanwhile, finds 0 or the current generation: a page with
+// an earlier one would have outlived its mapping.
+func remapRace(rounds int) {
+	const pages = 16
+	b := anon(pages * pageSize)
+	base := uintptr(unsafe.Pointer(&b[0]))
+	var gen atomic.Uint32 // the mapping's generation, advanced after each remap
+	var stop atomic.Bool
+	var reads, faults, stale atomic.Int64
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			runtime.LockOSThread()
+			debug.SetPanicOnFault(true) // a fault on an unmapped page: a panic, recovered (peek)
+			for k := 0; !stop.Load(); k++ {
+				g1 := gen.Load()
+				ok, v := peek(base, (k*7+i)%pages)
+				g2 := gen.Load()
+				switch {
+				case !ok:
+					faults.Add(1)
+				case g1 == g2 && v != 0 && v != g1:
+					stale.Add(1)
+				}
+				reads.Add(1)
+			}
+		}(i)
+	}
+	runtime.LockOSThread()
+	for r := 0; r < rounds; r++ {
+		if _, _, e := syscall.Syscall(syscall.SYS_MUNMAP, base, pages*pageSize, 0); e != 0 {
+			check("munmap", false, e)
+			break
+		}
+		r, _, e := syscall.Syscall6(syscall.SYS_MMAP, base, pages*pageSize, syscall.PROT_READ|syscall.PROT_WRITE,
+			syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_FIXED, ^uintptr(0), 0)
+		if e != 0 || r != base {
+			check("mmap(MAP_FIXED)", false, e)
+			break
+		}
+		g := gen.Add(1)
+		for p := 0; p < pages; p++ {
+			atomic.StoreUint32((*uint32)(unsafe.Pointer(&b[p*pageSize])), g)
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	runtime.UnlockOSThread()
+	fmt.Fprintf(os.Stderr, "remap race: %d remaps, %d reads, %d faulted\n", rounds, reads.Load(), faults.Load())
+	check("remap race: no page outlived its mapping", stale.Load() == 0 && reads.Load() > 0, stale.Load(), reads.Load())
+	syscall.Munmap(b)
+}
+
+// protectRace: one thread keeps making a 16-page region PROT_NONE and readable-writable again
+// while two others touch it. A touch either faults or succeeds; the data survives (mprotect
+// keeps the pages), so each toucher finds its own last value or 0.
+func protectRace(rounds int) {
+	const pages = 16
+	b := anon(pages * pageSize)
+	base := uintptr(unsafe.Pointer(&b[0]))
+	var stop atomic.Bool
+	var touches, faults, wrong atomic.Int64
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			runtime.LockOSThread()
+			debug.SetPanicOnFault(true) // a fault on a PROT_NONE page: a panic, recovered (touch)
+			var last [pages]uint32
+			for k := 0; !stop.Load(); k++ {
+				p := 2*((k*5)%(pages/2)) + i // toucher i owns the pages of its parity
+				v := uint32(k + 1)
+				ok, old := touch(base, p, v)
+				switch {
+				case !ok:
+					faults.Add(1)
+					continue // nothing stored
+				case old != last[p]:
+					wrong.Add(1)
+				}
+				last[p] = v
+				touches.Add(1)
+			}
+		}(i)
+	}
+	runtime.LockOSThread()
+	for r := 0; r < rounds; r++ {
+		prot := syscall.PROT_NONE
+		if r%2 == 1 {
+			prot = syscall.PROT_READ | syscall.PROT_WRITE
+		}
+		if err := syscall.Mprotect(b, prot); err != nil {
+			check("mprotect", false, err)
+			break
+		}
+	}
+	syscall.Mprotect(b, syscall.PROT_READ|syscall.PROT_WRITE)
+	stop.Store(true)
+	wg.Wait()
+	runtime.UnlockOSThread()
+	fmt.Fprintf(os.Stderr, "protect race: %d mprotects, %d touches, %d faulted\n", rounds, touches.Load(), faults.Load())
+	check("protect race: every page kept its data", wrong.Load() == 0 && touches.Load() > 0, wrong.Load(), touches.Load())
+	syscall.Munmap(b)
+}
+
+// exitRace starts children that exit while their threads fault fresh pages in: exit_group
+// must end every one of them, or the child never ends.
+func exitRace(children int) {
+	exe, err := os.Executable()
+	if err != nil {
+		check("os.Executable", false, err)
+		return
+	}
+	ended := 0
+	for i := 0; i < children; i++ {
+		cmd := exec.Command(exe, "exitchild", fmt.Sprint(i))
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Start(); err != nil {
+			check("exit race: start", false, err)
+			return
+		}
+		res := make(chan error, 1)
+		go func() { res <- cmd.Wait() }()
+		select {
+		case err := <-res:
+			if err == nil {
+				ended++
+			} else {
+				fmt.Println("exit race: child:", err)
+			}
+		case <-time.After(30 * time.Second):
+			fmt.Printf("exit race: child %d did not end\n", i)
+		}
+	}
+	check("exit race: every child ended", ended == children, ended, children)
+}
+
+// exitChild faults pages in on three threads, endlessly (a fresh region each round), and exits
+// from the main thread after a while that varies from child to child.
+func exitChild() {
+	for i := 0; i < 3; i++ {
+		go func() {
+			runtime.LockOSThread()
+			for {
+				b := anon(64 * pageSize)
+				for p := 0; p < 64; p++ {
+					b[p*pageSize] = 1
+				}
+				syscall.Munmap(b)
+			}
+		}()
+	}
+	n := 0
+	if len(os.Args) > 2 {
+		fmt.Sscan(os.Args[2], &n)
+	}
+	time.Sleep(time.Duration(1+n%5) * 5 * time.Millisecond)
+	os.Exit(0)
+}
