@@ -11,7 +11,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -19,27 +18,24 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"gmpos/tests/testdata/internal/racecheck"
 )
 
 const pageSize = 4096
 
-func check(name string, ok bool, detail ...any) {
-	if !ok {
-		fmt.Printf("check %s: false %v\n", name, detail)
-		return
-	}
-	fmt.Printf("check %s: true\n", name)
-}
+// check prints the program's result lines (racecheck.Check).
+var check = racecheck.Check
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "exitchild" {
-		exitChild()
+	if n, ok := racecheck.Child(); ok {
+		exitChild(n)
 		return
 	}
 	sameFresh(8, 2048)
 	remapRace(3000)
 	protectRace(3000)
-	exitRace(8)
+	racecheck.ExitRace(8, nil) // children that exit while their threads fault pages in (exitChild)
 }
 
 func anon(n int) []byte {
@@ -222,41 +218,9 @@ func protectRace(rounds int) {
 	syscall.Munmap(b)
 }
 
-// exitRace starts children that exit while their threads fault fresh pages in: exit_group
-// must end every one of them, or the child never ends.
-func exitRace(children int) {
-	exe, err := os.Executable()
-	if err != nil {
-		check("os.Executable", false, err)
-		return
-	}
-	ended := 0
-	for i := 0; i < children; i++ {
-		cmd := exec.Command(exe, "exitchild", fmt.Sprint(i))
-		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-		if err := cmd.Start(); err != nil {
-			check("exit race: start", false, err)
-			return
-		}
-		res := make(chan error, 1)
-		go func() { res <- cmd.Wait() }()
-		select {
-		case err := <-res:
-			if err == nil {
-				ended++
-			} else {
-				fmt.Println("exit race: child:", err)
-			}
-		case <-time.After(30 * time.Second):
-			fmt.Printf("exit race: child %d did not end\n", i)
-		}
-	}
-	check("exit race: every child ended", ended == children, ended, children)
-}
-
 // exitChild faults pages in on three threads, endlessly (a fresh region each round), and exits
 // from the main thread after a while that varies from child to child.
-func exitChild() {
+func exitChild(n int) {
 	for i := 0; i < 3; i++ {
 		go func() {
 			runtime.LockOSThread()
@@ -268,10 +232,6 @@ func exitChild() {
 				syscall.Munmap(b)
 			}
 		}()
-	}
-	n := 0
-	if len(os.Args) > 2 {
-		fmt.Sscan(os.Args[2], &n)
 	}
 	time.Sleep(time.Duration(1+n%5) * 5 * time.Millisecond)
 	os.Exit(0)

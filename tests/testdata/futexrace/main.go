@@ -10,13 +10,14 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 	"unsafe"
+
+	"gmpos/tests/testdata/internal/racecheck"
 )
 
 const (
@@ -46,23 +47,18 @@ func munmap(addr uintptr) syscall.Errno {
 	return e
 }
 
-func check(name string, ok bool, detail ...any) {
-	if !ok {
-		fmt.Printf("check %s: false %v\n", name, detail)
-		return
-	}
-	fmt.Printf("check %s: true\n", name)
-}
+// check prints the program's result lines (racecheck.Check).
+var check = racecheck.Check
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "exitchild" {
-		exitChild()
+	if n, ok := racecheck.Child(); ok {
+		exitChild(n)
 		return
 	}
 	words()
 	munmapRace(3000)
 	ring(30000)
-	exitRace(12)
+	racecheck.ExitRace(12, nil) // children that exit while their threads wait on each other (exitChild)
 }
 
 // words: a futex word that is not mapped, one on a page never touched, and one the program may
@@ -187,42 +183,9 @@ func ring(passes int) {
 	check("ring: every pass arrived", got[0]+got[1]+got[2] == 3*per, got)
 }
 
-// exitRace starts children that exit while their threads wait on and wake each other through
-// futexes: exit_group must end every one of them, blocked or about to block, or the child
-// never ends.
-func exitRace(children int) {
-	exe, err := os.Executable()
-	if err != nil {
-		check("os.Executable", false, err)
-		return
-	}
-	ended := 0
-	for i := 0; i < children; i++ {
-		cmd := exec.Command(exe, "exitchild", fmt.Sprint(i))
-		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-		if err := cmd.Start(); err != nil {
-			check("exit race: start", false, err)
-			return
-		}
-		res := make(chan error, 1)
-		go func() { res <- cmd.Wait() }()
-		select {
-		case err := <-res:
-			if err == nil {
-				ended++
-			} else {
-				fmt.Println("exit race: child:", err)
-			}
-		case <-time.After(30 * time.Second):
-			fmt.Printf("exit race: child %d did not end\n", i)
-		}
-	}
-	check("exit race: every child ended", ended == children, ended, children)
-}
-
 // exitChild runs a futex ring on three threads and exits from a fourth after a while that
 // varies from child to child, without stopping the ring.
-func exitChild() {
+func exitChild(n int) {
 	var w [3]uint32
 	for i := 0; i < 3; i++ {
 		go func(i int) {
@@ -240,10 +203,6 @@ func exitChild() {
 	}
 	atomic.StoreUint32(&w[0], 1)
 	futexWake(uintptr(unsafe.Pointer(&w[0])), 1)
-	n := 0
-	if len(os.Args) > 2 {
-		fmt.Sscan(os.Args[2], &n)
-	}
 	time.Sleep(time.Duration(1+n%5) * 7 * time.Millisecond)
 	os.Exit(0)
 }

@@ -11,15 +11,15 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 	"unsafe"
+
+	"gmpos/tests/testdata/internal/racecheck"
 )
 
 const pageSize = 4096
@@ -46,17 +46,12 @@ func mmap(n int) (uintptr, syscall.Errno) {
 	return r, e
 }
 
-func check(name string, ok bool, detail ...any) {
-	if !ok {
-		fmt.Printf("check %s: false %v\n", name, detail)
-		return
-	}
-	fmt.Printf("check %s: true\n", name)
-}
+// check prints the program's result lines (racecheck.Check).
+var check = racecheck.Check
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "exitchild" {
-		exitChild()
+	if n, ok := racecheck.Child(); ok {
+		exitChild(n)
 		return
 	}
 	timespecs()
@@ -65,7 +60,12 @@ func main() {
 	interrupted()
 	kicked()
 	identities(8, 1250)
-	exitRace(8)
+	racecheck.ExitRace(8, func(pid int, stdout string) error { // while their threads sleep and yield
+		if stdout != fmt.Sprint(pid) { // each says the pid its fork returned (exitChild)
+			return fmt.Errorf("says its pid is %q", stdout)
+		}
+		return nil
+	})
 }
 
 const (
@@ -342,46 +342,9 @@ func interrupted() {
 	check("a signal ends a sleep with EINTR", e == syscall.EINTR, e, time.Since(t0))
 }
 
-// exitRace starts children that exit while their threads sleep and yield: exit_group must end
-// every one of them, asleep or about to be, or the child never ends.
-func exitRace(children int) {
-	exe, err := os.Executable()
-	if err != nil {
-		check("os.Executable", false, err)
-		return
-	}
-	ended := 0
-	for i := 0; i < children; i++ {
-		cmd := exec.Command(exe, "exitchild", fmt.Sprint(i))
-		var pid strings.Builder
-		cmd.Stdout, cmd.Stderr = &pid, os.Stderr
-		if err := cmd.Start(); err != nil {
-			check("exit race: start", false, err)
-			return
-		}
-		res := make(chan error, 1)
-		go func() { res <- cmd.Wait() }()
-		select {
-		case err := <-res:
-			if err == nil {
-				ended++
-			} else {
-				fmt.Println("exit race: child:", err)
-			}
-			if pid.String() != fmt.Sprint(cmd.Process.Pid) {
-				fmt.Printf("exit race: child %d says its pid is %q\n", cmd.Process.Pid, pid.String())
-				ended = -children // the check below fails
-			}
-		case <-time.After(30 * time.Second):
-			fmt.Printf("exit race: child %d did not end\n", i)
-		}
-	}
-	check("exit race: every child ended", ended == children, ended, children)
-}
-
 // exitChild sleeps on three threads (one of them for a minute) and yields on a fourth, and exits
 // from the main thread after a while that varies from child to child.
-func exitChild() {
+func exitChild(n int) {
 	fmt.Print(syscall.Getpid()) // its parent compares it with what its fork returned
 	for i := 0; i < 3; i++ {
 		go func(i int) {
@@ -400,10 +363,6 @@ func exitChild() {
 			schedYield()
 		}
 	}()
-	n := 0
-	if len(os.Args) > 2 {
-		fmt.Sscan(os.Args[2], &n)
-	}
 	time.Sleep(time.Duration(1+n%5) * 7 * time.Millisecond)
 	os.Exit(0)
 }
