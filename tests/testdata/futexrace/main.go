@@ -17,7 +17,7 @@ import (
 	"time"
 	"unsafe"
 
-	"gmpos/tests/testdata/internal/racecheck"
+	"gmpos/tests/testdata/racecheck"
 )
 
 const (

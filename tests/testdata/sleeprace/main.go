@@ -19,7 +19,7 @@ import (
 	"time"
 	"unsafe"
 
-	"gmpos/tests/testdata/internal/racecheck"
+	"gmpos/tests/testdata/racecheck"
 )
 
 const pageSize = 4096
