@@ -8,6 +8,7 @@ import (
 
 	"gmpos/kernel/arch"
 	"gmpos/kernel/mm"
+	"gmpos/sched"
 )
 
 // Why futexes next. The Go runtime parks and wakes its threads with two calls only, a private
@@ -60,6 +61,18 @@ import (
 //     is in user mode again, where trapBKL's schedule delivers.
 //
 // Context: trap context (doc.go), without the BKL.
+
+// interruptIfNeeded ends the wait on futexQ's list that thread gp has just begun without the
+// BKL if a signal or an exit came meanwhile (needsKernel), as its sender would have (see
+// above): with EINTR, nothing if a waker or the deadline came first. The thread then runs again
+// only through trapBKL's schedule. Shared with sleep_unlocked.go.
+func interruptIfNeeded(t *Thread, gp sched.GID, cpu int) {
+	if needsKernel(t) {
+		futexQ.lock.lock(cpu)
+		wakeThread(gp, -EINTR, cpu)
+		futexQ.lock.unlock(cpu)
+	}
+}
 
 // futexUnlockedOK reports whether the system call in f, from the thread running on core cpu,
 // is one futexUnlocked takes: a private FUTEX_WAIT, its timeout's timespec (if any) in one page,
@@ -140,12 +153,8 @@ func futexUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 		r = int64(futexWakeN(addr, int32(val), futexBitsetMatchAny, space, cpu))
 	}
 	futexQ.lock.unlock(cpu)
-	if blocked && needsKernel(t) {
-		// A signal or an exit came while it blocked: end the wait as the sender would have
-		// (see above). It then runs again only through trapBKL's schedule.
-		futexQ.lock.lock(cpu)
-		wakeThread(gp, -EINTR, cpu) // nothing if a waker came first
-		futexQ.lock.unlock(cpu)
+	if blocked {
+		interruptIfNeeded(t, gp, cpu)
 	}
 	atomic.AddUint64(&stats.unlockedFutex, 1)
 	if wait && a[3] != 0 {

@@ -103,11 +103,8 @@ func sleepUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 		block(t, gp, cpu, waitSleep, withSlack(nanotime()+ns))
 	}
 	futexQ.lock.unlock(cpu)
-	if blocked && needsKernel(t) {
-		// A signal or an exit came while it blocked: end the sleep as the sender would have.
-		futexQ.lock.lock(cpu)
-		wakeThread(gp, -EINTR, cpu) // nothing if its deadline came first
-		futexQ.lock.unlock(cpu)
+	if blocked {
+		interruptIfNeeded(t, gp, cpu) // a signal or an exit came while it blocked (futex_unlocked.go)
 	}
 	atomic.AddUint64(&stats.unlockedSleep, 1)
 	atomic.AddUint64(&stats.syscalls, 1)
