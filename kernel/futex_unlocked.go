@@ -43,8 +43,8 @@ import (
 // Every other futex operation (bitsets, requeue, WAKE_OP, shared futexes) and every error
 // but the two a wait answers itself (EAGAIN: the word differs; ETIMEDOUT: the timeout had
 // expired before the call) go to sysFutex under the BKL, as do all futex calls while the profiler, the
-// scheduler trace or strace runs, while the network poller has waiters (netWaiters), and with
-// the kernel option futexbkl=1, which keeps the old path for comparisons.
+// scheduler trace or strace runs, and with the kernel option futexbkl=1, which keeps the old
+// path for comparisons.
 //
 // Signals and exits. A thread in this path may be sent a signal, or be told to end (its
 // process exits, execve), by a BKL holder on another core. That core stores the news, then
@@ -86,7 +86,7 @@ func futexUnlockedOK(f *arch.Frame, cpu int) bool {
 		return false
 	}
 	gp := cpus[cpu].cur
-	if gp == 0 || cmd.futexBKL || prof.hz != 0 || cmd.trace || cmd.strace || netWaiters() {
+	if gp == 0 || cmd.futexBKL || prof.hz != 0 || cmd.trace || cmd.strace {
 		return false
 	}
 	addr, op, ts := uintptr(a[0]), int32(a[1]), uintptr(a[3])

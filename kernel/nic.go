@@ -89,11 +89,24 @@ func nicPage() (uintptr, uint64, bool) {
 
 // nicIRQ is the receive queue's interrupt. Interrupt context: interrupts off at the device
 // until the ring has been drained, then tell the NIC file's readers.
+//
+// The invariant that makes the kernel's poller an optimisation rather than a necessity: the
+// receive interrupt is off only while the NIC file's readers have been told (nic.notified), and
+// a told reader reads until the ring is empty (netstack's receive loop), which turns it back on.
+// So a frame is never left waiting for a poll: a core may halt, or run for as long as it likes,
+// without polling (the paths without the BKL never do: wake_unlocked.go). An interrupt that finds
+// nothing to tell, the frame it announced already taken by a read, turns the interrupt straight
+// back on, and tells the readers if a frame slipped in meanwhile. While the file is not open
+// nobody is told and the interrupt stays off: the stack's first read drains the ring and turns
+// it on.
 func nicIRQ(line int, cpu int) {
 	netStats[netabi.NetIRQs]++
 	nic.dev.DisableRxInterrupts()
 	netWakeBy(wakeIRQ)
 	nicSignal(cpu)
+	if !nic.notified && nic.file >= 0 && nic.dev.EnableRxInterrupts() {
+		nicSignal(cpu)
+	}
 	netWakeBy(wakeOther)
 }
 

@@ -31,8 +31,7 @@ import (
 //   - sched_yield: the thread goes to the tail of its P's queue (S.GoYield) and the core picks;
 //   - the timer interrupt, and a deadline the idle poll reached (idle.go), when nothing the BKL
 //     guards is due: no timeout on waiters and no real-clock timer up to now (unlockedView),
-//     no periodic tick (CPU-time timers sample on it, the network poller polls on it), no
-//     profiler or trace. It expires futexQ's timeouts (expireQueue: futex waits with ETIMEDOUT,
+//     no periodic tick (CPU-time timers sample on it), no profiler or trace. It expires futexQ's timeouts (expireQueue: futex waits with ETIMEDOUT,
 //     sleeps with 0), asks the policy whether the running thread's slice is over (S.Tick: its
 //     own locks) and, if so, preempts it (S.Preempt) and picks the next; an idle core picks.
 //
@@ -55,7 +54,7 @@ func sleepUnlockedOK(f *arch.Frame, cpu int) bool {
 		return false
 	}
 	gp := cpus[cpu].cur
-	if gp == 0 || cmd.sleepBKL || prof.hz != 0 || cmd.trace || cmd.strace || netWaiters() {
+	if gp == 0 || cmd.sleepBKL || prof.hz != 0 || cmd.trace || cmd.strace {
 		return false
 	}
 	if nr == nrNanosleep && !timespecShapeOK(uintptr(a[0])) {
@@ -138,7 +137,7 @@ func loadTimespecUnlocked(pt mm.PageTable, p uintptr) (ns int64, ok bool) {
 // is due or on (see above), and the interrupted thread, if any, was in user mode and needs
 // nothing of the kernel's on its way back.
 func timerUnlockedOK(f *arch.Frame, cpu int) bool {
-	if cmd.sleepBKL || prof.hz != 0 || cmd.trace || netOpen() || unlockedView.periodic.Load() {
+	if cmd.sleepBKL || prof.hz != 0 || cmd.trace || unlockedView.periodic.Load() {
 		return false
 	}
 	if d := unlockedView.next.Load(); d != 0 && d <= nanotime() {

@@ -130,11 +130,11 @@ func armTimerFor(cpu int, running bool, now, next int64, periodic bool) {
 
 // tickAt is when the thread about to run on core cpu must next be looked at by the timer, 0 for
 // never. A periodic tick only while something samples on it: an armed CPU-time timer, any
-// thread's or the process's (cputime.go, ptimer.go recalcCPUArmed), or the network poller's
-// tick-time poll (sched.Tick). Otherwise
-// only a policy's preemption needs the timer, and only when another thread waits to run (this
-// core's P queue, or the global one): then the timer is armed for the moment the policy could
-// first preempt (sched.PreemptAt: the end of the slice; at once if it has ended), as Linux's
+// thread's or the process's (cputime.go, ptimer.go recalcCPUArmed). (The network poller polls
+// on the ticks there are, sched.Tick, but needs none: the NIC interrupts whenever nobody is
+// draining its ring, nic.go nicIRQ.) Otherwise only a policy's preemption needs the timer, and
+// only when another thread waits to run (this core's P queue, or the global one): then the timer
+// is armed for the moment the policy could first preempt (sched.PreemptAt: the end of the slice; at once if it has ended), as Linux's
 // hrtick arms the end of a slice, rather than every tickNS. A thread that has its core to itself
 // takes no timer interrupt at all, as under Linux's NO_HZ_FULL: any wake-up that queues a thread
 // here runs on this core, in the kernel, whose way out looks again (a wake-up from another core
@@ -169,10 +169,9 @@ func tickAt(cpu int, now int64, periodic bool) int64 {
 const minRunNS = tickNS / 2
 
 // periodicTick reports whether something samples the running threads on the tick: an armed
-// CPU-time timer of any thread or of the process (ptimer.go recalcCPUArmed), or the network
-// poller. BKL held.
+// CPU-time timer of any thread or of the process (ptimer.go recalcCPUArmed). BKL held.
 func periodicTick() bool {
-	return ptimers.cpuTicks || netWaiters()
+	return ptimers.cpuTicks
 }
 
 // othersWait reports whether a thread waits to run where core cpu's scheduler looks first. The

@@ -33,10 +33,7 @@ import (
 //     Linux's try_to_wake_up waits for the task's on_cpu for the same reason. Here this core
 //     waits for the section to end by taking the BKL in trapBKL;
 //   - the thread needs the kernel on its way out: it is killed, its process is ending, a signal
-//     is deliverable, or a temporary signal mask is still in force (schedule);
-//   - nothing to run, and the network poller has waiters after all (they came after
-//     wakeUnlockedOK looked): the last core to go idle must block in the poller, which only
-//     trapBKL's Schedule does.
+//     is deliverable, or a temporary signal mask is still in force (schedule).
 //
 // The pairing that makes the second check safe: whoever changes what a running thread must see
 // (postSignal, procExit, execve's de_thread, a CPU timer's tick) does so under the BKL and then
@@ -55,18 +52,24 @@ import (
 // its lock's holders keep (timer.go unlockedNext). A deadline neither shows yet was added by a
 // core whose own way out arms its own timer for it.
 //
-// Also left to trapBKL for now, decided before anything is done (wakeUnlockedOK): wake-ups
-// while the profiler or the scheduler trace runs (their buffers are the BKL's), while the
-// network poller has waiters (netWaiters: the poller needs the kernel's socket and device
-// state; its Waiters tells the scheduler "none" without the BKL, so that the scheduler never
-// polls from here), and with the kernel option wakebkl=1, which keeps the old path for
-// comparisons. While a program has the NIC open, or a share mounted, any blocked thread counts
-// as a waiter, so its wake-ups all take the BKL: the network is the BKL's still.
+// Also left to trapBKL, decided before anything is done (wakeUnlockedOK): wake-ups while the
+// profiler or the scheduler trace runs (their buffers are the BKL's), and with the kernel option
+// wakebkl=1, which keeps the old path for comparisons.
+//
+// The network poller is not one of them. It needs the kernel's socket and device state, so its
+// Waiters tells the scheduler "none" without the BKL and the scheduler never polls from here:
+// this path idles, or runs a thread, without looking at the NIC or the shares. Nothing waits
+// for that look. The NIC's receive interrupt is off only while the stack has been told of
+// frames and is draining the ring (nic.go nicIRQ), and a share's completion interrupt is never
+// off after boot, so every device event still reaches a core by its interrupt, which takes the
+// BKL; the poller's looks, on the ways out that hold the BKL, only save some of those
+// interrupts. (Until 27 Nov 2026 every path here gave way to the BKL while a program had the
+// NIC open and threads blocked, which a program importing net always has: README, Benchmarks.)
 //
 // Read without the lock, racily on purpose: the picked thread's kill, exit and signal state
-// (after the fence above), its process's address space (procs, roots, spaceGen: they change
+// (after the fence above), and its process's address space (procs, roots, spaceGen: they change
 // only in execve, which ends the other threads first, and a vfork child's exec, whose space no
-// other thread runs in), and netWaiters' counts (a hint; the idle case looks again).
+// other thread runs in).
 //
 // Context: trap context (doc.go), without the BKL.
 
@@ -86,7 +89,7 @@ func publishUnlockedView() {
 // wakeUnlockedOK reports whether an IPIWake (or a poll kick) on core cpu may be handled by
 // wakeUnlocked: the core is idle, and nothing that wakeUnlocked leaves to the BKL is on.
 func wakeUnlockedOK(cpu int) bool {
-	return cpus[cpu].cur == 0 && !cmd.wakeBKL && prof.hz == 0 && !cmd.trace && !netWaiters()
+	return cpus[cpu].cur == 0 && !cmd.wakeBKL && prof.hz == 0 && !cmd.trace
 }
 
 // wakeUnlocked handles a wake-up of idle core cpu that entered the kernel at cycle t0 (its
@@ -118,14 +121,14 @@ func pickUnlocked(cpu int, t0 uint64, b int) *arch.Frame {
 		c.dispatches++
 	}
 	arch.Fence() // cur before the thread's state: pairs with kickThread's fence (see above)
-	if gp == 0 && !netWaiters() {
+	if gp == 0 {
 		idleUnlocked(cpu, t0, b)
 		return nil
 	}
-	if gp == 0 || sectionOpen(gp) || needsKernel(&threads[gp]) {
+	if sectionOpen(gp) || needsKernel(&threads[gp]) {
 		atomic.AddUint64(&stats.unlockedFallbacks, 1)
 		c.kernelCycles += arch.Cycles() - t0
-		c.pickedIdle = gp != 0 // the thread has not run: the trap charges nobody (cputime.go)
+		c.pickedIdle = true // the thread has not run: the trap charges nobody (cputime.go)
 		return trapBKL(nil, arch.TrapIPI, int(arch.IPIWake), cpu, arch.Cycles())
 	}
 	holdThread(cpu, gp) // its last core may still be switching away from it (oncpu.go)
@@ -158,8 +161,7 @@ func pickUnlocked(cpu int, t0 uint64, b int) *arch.Frame {
 // wants the periodic tick, which the way out arms (unlockedView.periodic, published first).
 func kickUnlockedOK(f *arch.Frame, cpu int) bool {
 	gp := cpus[cpu].cur
-	return gp != 0 && f.FromUser() && !cmd.wakeBKL && prof.hz == 0 && !cmd.trace && !netWaiters() &&
-		!needsKernel(&threads[gp])
+	return gp != 0 && f.FromUser() && !cmd.wakeBKL && prof.hz == 0 && !cmd.trace && !needsKernel(&threads[gp])
 }
 
 // kickUnlocked handles the IPI kickUnlockedOK accepted, entered at cycle t0: acknowledge it,

@@ -55,6 +55,8 @@ func main() {
 		exitChild(n)
 		return
 	}
+	up, ifc := racecheck.NetworkUp() // the races run beside an open NIC (racecheck)
+	check("the network is up", up, ifc)
 	words()
 	munmapRace(3000)
 	ring(30000)

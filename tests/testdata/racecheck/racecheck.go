@@ -1,8 +1,9 @@
 // Package racecheck holds what the race programs (testdata/futexrace, sleeprace, faultrace)
-// share: their "check NAME: true" lines, and the exit race, which starts children that exit
-// while their threads do what the program races, so that exit_group must end threads in every
-// state the kernel's paths without the big kernel lock can leave them in. Like the programs, it
-// runs under gmpos and natively alike.
+// share: their "check NAME: true" lines, the check that they run beside an open NIC
+// (NetworkUp), and the exit race, which starts children that exit while their threads do what
+// the program races, so that exit_group must end threads in every state the kernel's paths
+// without the big kernel lock can leave them in. Like the programs, it runs under gmpos and
+// natively alike.
 package racecheck
 
 import (

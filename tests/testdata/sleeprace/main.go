@@ -66,6 +66,8 @@ func main() {
 		exitChild(n)
 		return
 	}
+	up, ifc := racecheck.NetworkUp() // the races run beside an open NIC (racecheck)
+	check("the network is up", up, ifc)
 	timespecs()
 	sleepers(8, 500)
 	futexTimeouts(8, 200)
