@@ -42,6 +42,7 @@ func selfUnlocked(f *arch.Frame, cpu int, t0 uint64) *arch.Frame {
 	gp := cpus[cpu].cur
 	t := &threads[gp]
 	nr, _ := syscallArgs(f)
+	b := ktimeBucket(f, arch.TrapSyscall) // before the result: on amd64 it replaces the number
 	r := int64(t.tid)
 	if nr == nrGetpid {
 		r = int64(procOf(t).pid)
@@ -49,5 +50,5 @@ func selfUnlocked(f *arch.Frame, cpu int, t0 uint64) *arch.Frame {
 	f.SetSyscallResult(uint64(r))
 	atomic.AddUint64(&stats.unlockedSelf, 1)
 	atomic.AddUint64(&stats.syscalls, 1)
-	return resumeUnlocked(f, cpu, gp, t0, ktimeBucket(f, arch.TrapSyscall))
+	return resumeUnlocked(f, cpu, gp, t0, b)
 }
