@@ -27,7 +27,9 @@ import (
 // spin lock (kernel/mm/lock.go), a read of user memory that may fail (arch.LoadUser32 and its
 // exception fixup, after a page-table check), CPU-time charges without the lock (cputime.go),
 // and the rule that no core resumes a thread another core still holds (oncpu.go, Linux's
-// on_cpu).
+// on_cpu). None of them polls the network, which needs the BKL, and none needs to: the NIC
+// interrupts whenever nobody is draining its ring (nic.go nicIRQ), so they run while a program
+// has the NIC open as well.
 //
 // What the next pieces need: threads (clone, exit) touch the thread and process tables and the
 // scheduler's G table together; fds need a lock per fd table and references that survive a
