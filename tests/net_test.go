@@ -465,7 +465,9 @@ func runParallel(n, workers int, job func(i int) error) (failed int, errs []erro
 //     for ≥ 90% of the frames that were sent within the Ethernet size limit.
 //
 // Finally GET /quit: the guest must exit 0 (101 would be a kernel fault) and, with klog=1,
-// the kernel's closing network counters must be in its log.
+// the kernel's closing network counters must be in its log. Outside the heavy pass QEMU also
+// records the NIC's frames (-pcap): the guest's first must be its ARP announcement, and QEMU's
+// user network must never have asked for its MAC (net_announce_test.go).
 func TestGuestNetHTTPServer(t *testing.T) {
 	requireQEMU(t)
 	heavy, why := netHeavy()
@@ -480,6 +482,8 @@ func TestGuestNetHTTPServer(t *testing.T) {
 	if native() {
 		o.args = append(o.args, fmt.Sprintf("-addr=127.0.0.1:%d", hostPort))
 		nw = runner.Network{}
+	} else if !inject { // the heavy pass's 100,000 injected frames would be recorded too
+		nw.Pcap = filepath.Join(t.TempDir(), "nic.pcap")
 	}
 	t.Logf("vCPUs %d; heavy checks: %v (%s); hostfwd 127.0.0.1:%d → :%d; inject %q",
 		guestSMP(o), heavy, why, hostPort, serverPort, nw.Inject)
@@ -636,6 +640,9 @@ func TestGuestNetHTTPServer(t *testing.T) {
 			t.Fatalf("no %q record in the kernel log (klog=1)", netLogMarker)
 		}
 		t.Logf("kernel's closing counters: %s", line)
+	}
+	if nw.Pcap != "" {
+		checkAnnounced(t, nw.Pcap)
 	}
 	if t.Failed() {
 		g.dump(t)

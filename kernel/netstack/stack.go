@@ -92,8 +92,8 @@ func newStack(cfg netabi.Config, nic framePort, c *counters) (*stack.Stack, erro
 		}
 	}
 	st.SetRouteTable(routes)
-	if nic != nil && cfg.Flags&netabi.CfgStatic != 0 && cfg.Gateway != [4]byte{} && cfg.Addr != [4]byte{} {
-		announce(st, cfg)
+	if nic != nil && cfg.Flags&netabi.CfgStatic != 0 && cfg.Addr != [4]byte{} {
+		announce(st, tcpip.AddrFrom4(cfg.Addr))
 	}
 	return st, nil
 }
@@ -104,13 +104,35 @@ func header4Any() tcpip.Subnet {
 	return sn
 }
 
-// announce resolves the gateway's link address at once. Its ARP request tells the gateway ours
-// (RFC 826: a host receiving a request records the sender), as the DHCP exchange a Linux guest
-// makes at boot would have told QEMU's user network. Without it slirp learns the guest's MAC
-// only when it first sends to the guest: it ARPs then and holds the packets meanwhile, dropping
-// them after a second — measured: of 16 connections forwarded at once (-hostfwd) to a fresh
-// guest, 11 lost their SYN and 5 were reset. Resolving also warms the stack's own neighbour
-// cache for the first outgoing connection. The result arrives asynchronously (ErrWouldBlock).
-func announce(st *stack.Stack, cfg netabi.Config) {
-	st.GetLinkAddress(nicEther, tcpip.AddrFrom4(cfg.Gateway), tcpip.AddrFrom4(cfg.Addr), ipv4.ProtocolNumber, nil)
+// announce broadcasts an ARP announcement of the NIC's address (RFC 5227 §2.3: a request whose
+// sender and target addresses are both ours), as the DHCP exchange a Linux guest makes at boot
+// would have told QEMU's user network its MAC. slirp records the sender of such a request
+// (libslirp's arp_input, "Gratuitous ARP"); without it, it learns the guest's MAC only when it
+// first sends to the guest: it ARPs then and holds the packets meanwhile, dropping them after a
+// second — measured: of 16 connections forwarded at once (-hostfwd) to a fresh guest, 11 lost
+// their SYN and 5 were reset. A host on a real link that already knows the address updates its
+// entry (RFC 826's merge).
+//
+// Until 27 Nov 2026 the stack resolved the gateway instead, whose request taught slirp the
+// same. But the resolved entry keeps a reachability timer for 15–45 s (RFC 4861's
+// REACHABLE_TIME, which tcpip's NUD randomises), and while a program has any timer pending
+// the Go runtime reads the clock on every schedule: +9.7% instructions per goroutine spawn and
+// join in the first seconds of every program that imports net (qemu/tbprof; README,
+// Benchmarks). An announcement leaves no entry and no timer; the first connection through the
+// gateway resolves it then, one ARP round trip. A failure is only reported: the stack works
+// without it, as it did before slirp learned.
+func announce(st *stack.Stack, addr tcpip.Address) {
+	ep, e := st.GetNetworkEndpoint(nicEther, arp.ProtocolNumber)
+	if e != nil {
+		warn("ARP announcement: "+e.String(), 0)
+		return
+	}
+	r, ok := ep.(stack.LinkAddressResolver)
+	if !ok {
+		warn("ARP announcement: the ARP endpoint cannot send requests", 0)
+		return
+	}
+	if e := r.LinkAddressRequest(addr, addr, ""); e != nil {
+		warn("ARP announcement: "+e.String(), 0)
+	}
 }
