@@ -40,10 +40,13 @@ type cmdState struct {
 	// sleepbkl=1: sleeps, yields, getpid, gettid and the timer interrupt take the BKL too
 	// (sleep_unlocked.go, self_unlocked.go)
 	sleepBKL bool
-	faultBKL bool   // faultbkl=1: page faults take the BKL too (fault_unlocked.go)
-	cwd      strRef // cwd=PATH: the program's working directory at start (fs_boot.go)
-	tscHz    uint64 // tsc_hz=N: the cycle counter's rate as the runner measured it (calibrate.go)
-	bad      bool   // the command line was malformed (reported once the console is up)
+	faultBKL bool // faultbkl=1: page faults take the BKL too (fault_unlocked.go)
+	// netpoll=0: the network poller never looks at the devices (net_poller.go Waiters): frames
+	// and 9P replies are noticed by their interrupts alone, as the paths without the BKL rely on
+	noNetPoll bool
+	cwd       strRef // cwd=PATH: the program's working directory at start (fs_boot.go)
+	tscHz     uint64 // tsc_hz=N: the cycle counter's rate as the runner measured it (calibrate.go)
+	bad       bool   // the command line was malformed (reported once the console is up)
 }
 
 // cmd is the decoded command line. Immutable after boot (parseCmdline).
@@ -202,6 +205,8 @@ func parseCmdline(line []byte) {
 			cmd.sleepBKL = r.n > 9 && b[9] == '1'
 		case hasPrefix(b, "faultbkl="):
 			cmd.faultBKL = r.n > 9 && b[9] == '1'
+		case hasPrefix(b, "netpoll="):
+			cmd.noNetPoll = r.n > 8 && b[8] == '0'
 		case hasPrefix(b, "ip="):
 			cmd.ip = strRef{r.off + 3, r.n - 3}
 		case hasPrefix(b, "fault="):

@@ -18,10 +18,12 @@ import (
 //     of, it tells the NIC file's readers (nicSignal); the threads that wake-up readies — the
 //     stack's receive goroutine's thread, parked in epoll_pwait — are not handed to the
 //     scheduler one by one but returned to it in buf, as netpoll's list goes to injectglist.
-//   - Poll(true) is the halt: it makes sure the NIC will interrupt (its receive interrupt is
-//     off while the stack drains the ring), and returns at once; the core then halts until
-//     that interrupt or an IPI (trap.go). If a frame slipped in while the interrupt was off, it
-//     polls instead.
+//   - Poll(true) is the halt on the BKL's way to idle: it makes sure the NIC will interrupt
+//     (its receive interrupt is off while the stack drains the ring), and returns at once; the
+//     core then halts until that interrupt or an IPI (trap.go). If a frame slipped in while the
+//     interrupt was off, it polls instead. A core that idles without the BKL halts without it
+//     (wake_unlocked.go): nothing depends on it, since the interrupt is off only while a told
+//     reader drains the ring (nic.go nicIRQ).
 //
 // The interrupt handler (nic.go, nicIRQ) readies the same threads when a frame arrives while
 // the cores are busy or halted; netStats counts who readied how many (ready_poll, ready_irq,
@@ -69,6 +71,9 @@ func (netPoller) Poll(block bool, buf []sched.GID) int {
 	if !bklHeld(currentCPU()) {
 		return 0 // not reached: Waiters says none without the BKL (a second guard)
 	}
+	if cmd.noNetPoll {
+		return 0 // netpoll=0: the tick's poll too (sched.Tick polls without asking Waiters)
+	}
 	nicUp := nic.present && nic.file >= 0
 	if !nicUp && p9n == 0 || len(buf) == 0 {
 		return 0
@@ -97,18 +102,20 @@ func (netPoller) Poll(block bool, buf []sched.GID) int {
 // mounted (its calls park threads too) — netWaiters — and the caller holds the BKL. Without it
 // (an idle core's wake-up, wake_unlocked.go) the scheduler is told there are none, so that it
 // neither calls Poll nor takes its poll lock and notes a poll that did not happen: a BKL
-// holder's blocking poll, the last idle P's, must not find that lock taken.
-func (netPoller) Waiters() bool { return bklHeld(currentCPU()) && netWaiters() }
+// holder's blocking poll, the last idle P's, must not find that lock taken. With the kernel
+// option netpoll=0 there are never any: the devices' interrupts alone must do (the test of
+// nicIRQ's invariant, nic.go).
+func (netPoller) Waiters() bool { return bklHeld(currentCPU()) && !cmd.noNetPoll && netWaiters() }
 
 // netWaiters reports whether threads wait on the NIC's or a share's devices: the NIC is open
-// (the stack listens on it) or a share is mounted, and some thread is blocked. Read without the
-// BKL it is a hint (wake_unlocked.go).
+// (the stack listens on it) or a share is mounted, and some thread is blocked. BKL (the paths
+// without it need not ask: nic.go nicIRQ).
 func netWaiters() bool {
 	return netOpen() && (waiters.n > 0 || futexQ.list.n > 0)
 }
 
 // netOpen reports whether the network poller has devices to poll: the NIC is open, or a share
-// is mounted. Read without the BKL it is a hint (sleep_unlocked.go).
+// is mounted. BKL.
 func netOpen() bool { return nic.present && nic.file >= 0 || p9n > 0 }
 
 var _ sched.Poller = netPoller{}

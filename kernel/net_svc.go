@@ -112,6 +112,14 @@ func sysGmposNet(t *Thread, gp sched.GID, cpu int, a [6]uint64) int64 {
 		if fd >= 0 {
 			_, fi := fdFile(int32(fd))
 			nic.file = int32(fi)
+			// A new file starts nicIRQ's invariant afresh (nic.go): nobody has been told of
+			// what the ring holds, and the interrupt is on, whatever the last file left —
+			// it may have closed with the interrupt off, or an interrupt came while no file
+			// was open. The new reader may then wait in epoll before its first read: the
+			// file polls readable while frames wait (nicFile.poll), and the next frame
+			// interrupts.
+			nic.notified = false
+			nic.dev.EnableRxInterrupts()
 		}
 		return fd
 	case netabi.OpEvents:

@@ -19,9 +19,10 @@ import (
 // (netabi.OpOpenNIC): read gives one received frame, write sends one. Receive livelock — a
 // flood of frames keeping a core in the interrupt handler (Mogul & Ramakrishnan, 1997; the
 // lesson of xv6's network lab) — cannot happen: the interrupt handler turns the device's receive
-// interrupt off and tells the file's readers, and the interrupt comes back on only when a read
-// finds the ring empty. In between, the stack drains the ring at its own pace, and the poller
-// (net_poller.go) notices new frames when cores look for work.
+// interrupt off and tells the file's readers, and the interrupt comes back on when a read finds
+// the ring empty (or at once, if there was nobody to tell: nicIRQ). In between, the stack drains
+// the ring at its own pace, and the poller (net_poller.go) notices new frames when cores look
+// for work under the BKL.
 //
 // Everything here is protected by the BKL; nicInit runs at boot.
 

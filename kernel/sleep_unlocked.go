@@ -31,9 +31,10 @@ import (
 //   - sched_yield: the thread goes to the tail of its P's queue (S.GoYield) and the core picks;
 //   - the timer interrupt, and a deadline the idle poll reached (idle.go), when nothing the BKL
 //     guards is due: no timeout on waiters and no real-clock timer up to now (unlockedView),
-//     no periodic tick (CPU-time timers sample on it), no profiler or trace. It expires futexQ's timeouts (expireQueue: futex waits with ETIMEDOUT,
-//     sleeps with 0), asks the policy whether the running thread's slice is over (S.Tick: its
-//     own locks) and, if so, preempts it (S.Preempt) and picks the next; an idle core picks.
+//     no periodic tick (CPU-time timers sample on it), no profiler or trace. It expires
+//     futexQ's timeouts (expireQueue: futex waits with ETIMEDOUT, sleeps with 0), asks the
+//     policy whether the running thread's slice is over (S.Tick: its own locks) and, if so,
+//     preempts it (S.Preempt) and picks the next; an idle core picks.
 //
 // The deadline a sleep adds is futexQ.next's at once, under the futexQ lock; this core's way out
 // arms its timer for it (pickUnlocked reads unlockedNext), and every later way out of any core
