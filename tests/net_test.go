@@ -19,7 +19,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -989,20 +988,10 @@ func TestGuestNetHTTPClient(t *testing.T) {
 	}
 	line := kernelLogLine(g.log, netLogMarker)
 	t.Logf("kernel's closing counters: %s", line)
-	polls, readyIRQ := netLogCounter(t, line, "polls"), netLogCounter(t, line, "ready_irq")
+	polls, readyIRQ := klogCounter(t, line, "polls"), klogCounter(t, line, "ready_irq")
 	if polls != 0 || readyIRQ == 0 {
 		t.Errorf("with netpoll=0: %d polls, %d threads readied by the NIC's interrupt; want none and some", polls, readyIRQ)
 	}
-}
-
-// netLogCounter finds "name=N" in the kernel's closing network counters.
-func netLogCounter(t *testing.T, line, name string) int {
-	t.Helper()
-	m := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `=(\d+)`).FindStringSubmatch(line)
-	if m == nil {
-		t.Fatalf("no %s= in the kernel's closing network counters: %q", name, line)
-	}
-	return atoi(m[1])
 }
 
 // netloopChecks are the checks testdata/netloop prints "ok NAME" for, in order.
