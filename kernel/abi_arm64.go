@@ -68,8 +68,8 @@ func syscallArgs(f *arch.Frame) (uint64, [6]uint64) {
 	return uint64(uint32(nr)), a
 }
 
-// syscallNr is syscallArgs's number and first argument alone, for the per-call accounting
-// (ktime.go), which runs on every system call.
+// syscallNr is syscallArgs's number and first argument alone, for what runs on every system call:
+// the per-call accounting (ktime.go) and the unlocked paths' first look (*_unlocked.go).
 func syscallNr(f *arch.Frame) (nr, a0 uint64) { return uint64(uint32(f.X[8])), f.X[0] }
 
 // cloneArgs orders clone(2)'s arguments: arm64 selects CONFIG_CLONE_BACKWARDS

@@ -81,14 +81,14 @@ func interruptIfNeeded(t *Thread, gp sched.GID, cpu int) {
 // Every system call asks, so the call's number comes first: any other call is answered with one
 // comparison.
 func futexUnlockedOK(f *arch.Frame, cpu int) bool {
-	nr, a := syscallArgs(f)
-	if nr != nrFutex {
+	if nr, _ := syscallNr(f); nr != nrFutex {
 		return false
 	}
 	gp := cpus[cpu].cur
 	if gp == 0 || cmd.futexBKL || prof.hz != 0 || cmd.trace || cmd.strace {
 		return false
 	}
+	_, a := syscallArgs(f)
 	addr, op, ts := uintptr(a[0]), int32(a[1]), uintptr(a[3])
 	if op != futexWait|futexPrivate && op != futexWake|futexPrivate || addr&3 != 0 || addr >= mm.UserEnd ||
 		op == futexWait|futexPrivate && ts != 0 && !timespecShapeOK(ts) {

@@ -28,7 +28,7 @@ import (
 // getpid or gettid with nothing on that needs the BKL. The call's number comes first (see
 // futexUnlockedOK).
 func selfUnlockedOK(f *arch.Frame, cpu int) bool {
-	nr, _ := syscallArgs(f)
+	nr, _ := syscallNr(f)
 	if nr != nrGetpid && nr != nrGettid {
 		return false
 	}
@@ -41,7 +41,7 @@ func selfUnlockedOK(f *arch.Frame, cpu int) bool {
 func selfUnlocked(f *arch.Frame, cpu int, t0 uint64) *arch.Frame {
 	gp := cpus[cpu].cur
 	t := &threads[gp]
-	nr, _ := syscallArgs(f)
+	nr, _ := syscallNr(f)
 	b := ktimeBucket(f, arch.TrapSyscall) // before the result: on amd64 it replaces the number
 	r := int64(t.tid)
 	if nr == nrGetpid {

@@ -50,7 +50,7 @@ import (
 // is one sleepUnlocked takes: nanosleep with a timespec that lies in one page, or sched_yield,
 // with nothing on that needs the BKL. The call's number comes first (see futexUnlockedOK).
 func sleepUnlockedOK(f *arch.Frame, cpu int) bool {
-	nr, a := syscallArgs(f)
+	nr, a0 := syscallNr(f)
 	if nr != nrNanosleep && nr != nrSchedYield {
 		return false
 	}
@@ -58,7 +58,7 @@ func sleepUnlockedOK(f *arch.Frame, cpu int) bool {
 	if gp == 0 || cmd.sleepBKL || prof.hz != 0 || cmd.trace || cmd.strace {
 		return false
 	}
-	if nr == nrNanosleep && !timespecShapeOK(uintptr(a[0])) {
+	if nr == nrNanosleep && !timespecShapeOK(uintptr(a0)) {
 		return false // sysNanosleep's
 	}
 	return !needsKernel(&threads[gp])
