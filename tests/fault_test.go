@@ -4,8 +4,6 @@
 package tests
 
 import (
-	"os"
-	"strconv"
 	"testing"
 )
 
@@ -31,11 +29,7 @@ import (
 // by two cores, memory "runs out"); the old allocator (the remap race); the kernel before the
 // network left the paths' way (27 Nov 2026: 184 faults without the BKL, 0 handed to it).
 func TestGuestFaultUnlocked(t *testing.T) {
-	smp := 2
-	if n, _ := strconv.Atoi(os.Getenv("GMPOS_TEST_SMP")); n > smp {
-		smp = n
-	}
-	g := boot(t, pkg("faultrace"), opts{smp: smp, kopts: []string{"klog=1"}})
+	g := bootRace(t, "faultrace")
 	g.wantCode(t, 0)
 	wantChecks(t, g, 5)
 	t.Logf("%s", g.stderr)

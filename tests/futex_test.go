@@ -4,9 +4,7 @@
 package tests
 
 import (
-	"os"
 	"regexp"
-	"strconv"
 	"testing"
 )
 
@@ -30,11 +28,7 @@ var futexStats = regexp.MustCompile(`unlocked-futex=(\d+) futex-fallbacks=(\d+) 
 // calls without the BKL, every other one under it). Not caught: the re-check for a signal after blocking removed (the window is
 // a few instructions wide; four runs passed); kernel/futex_unlocked.go explains why it is needed.
 func TestGuestFutexUnlocked(t *testing.T) {
-	smp := 2
-	if n, _ := strconv.Atoi(os.Getenv("GMPOS_TEST_SMP")); n > smp {
-		smp = n
-	}
-	g := boot(t, pkg("futexrace"), opts{smp: smp, kopts: []string{"klog=1"}})
+	g := bootRace(t, "futexrace")
 	g.wantCode(t, 0)
 	wantChecks(t, g, 8)
 	t.Logf("%s", g.stderr)

@@ -11,6 +11,17 @@ import (
 	"testing"
 )
 
+// bootRace boots one of the race programs (testdata/futexrace, sleeprace, faultrace) on two
+// cores, or GMPOS_TEST_SMP's if more, with klog=1 for the counters their tests read.
+func bootRace(t *testing.T, name string) guest {
+	t.Helper()
+	smp := 2
+	if n, _ := strconv.Atoi(os.Getenv("GMPOS_TEST_SMP")); n > smp {
+		smp = n
+	}
+	return boot(t, pkg(name), opts{smp: smp, kopts: []string{"klog=1"}})
+}
+
 // klogCounter finds "name=N" in the kernel's exit statistics.
 func klogCounter(t *testing.T, log, name string) int {
 	t.Helper()
@@ -63,11 +74,7 @@ func ktimeVisits(log, name string) (int, bool) {
 // needsKernel) — every core's timer covers the machine's earliest deadline (sysmon's sleeps
 // among them), and the spinning thread's next timer interrupt delivers within milliseconds.
 func TestGuestSleepUnlocked(t *testing.T) {
-	smp := 2
-	if n, _ := strconv.Atoi(os.Getenv("GMPOS_TEST_SMP")); n > smp {
-		smp = n
-	}
-	g := boot(t, pkg("sleeprace"), opts{smp: smp, kopts: []string{"klog=1"}})
+	g := bootRace(t, "sleeprace")
 	g.wantCode(t, 0)
 	wantChecks(t, g, 22)
 	t.Logf("%s", g.stderr)

@@ -8,6 +8,13 @@ import (
 	"net"
 )
 
+// CheckNetworkUp prints the check line of NetworkUp: a race program's first, so that its races
+// run beside an open NIC.
+func CheckNetworkUp() {
+	up, ifc := NetworkUp()
+	Check("the network is up", up, ifc)
+}
+
 // NetworkUp reports whether an interface other than loopback has an address, and which. Under
 // gmpos that means the program's network stack opened the NIC at start-up (the runner gives a
 // program that imports net a NIC), and its receiving goroutine has waited on the NIC file ever
