@@ -4,6 +4,8 @@
 package kernel
 
 import (
+	"sync/atomic"
+
 	"gmpos/kernel/netabi"
 	"gmpos/sched"
 )
@@ -58,8 +60,22 @@ var (
 		attached bool
 		file     int32 // the service file
 	}
-	netStats [netabi.NumNetStats]uint64 // gmpos_info(InfoNetStats)
+	netStats [netabi.NumNetStats]uint64 // gmpos_info(InfoNetStats); BKL
+
+	// idleHaltsUnlocked counts the idle halts taken without the BKL (wake_unlocked.go
+	// idleUnlocked) while the last BKL holder saw network waiters; netStat adds it in.
+	idleHaltsUnlocked atomic.Uint64
 )
+
+// netStat is counter i as readers see it: netStats[i], plus for idle_halts the halts counted
+// without the BKL. BKL held.
+func netStat(i int) uint64 {
+	v := netStats[i]
+	if i == netabi.NetIdleHalts {
+		v += idleHaltsUnlocked.Load()
+	}
+	return v
+}
 
 // netQueue appends an event; false if the queue is full (it cannot be: see netEvQueueLen).
 func netQueue(kind, op uint16, sid, req uint32) *netEvent {

@@ -117,7 +117,7 @@ func sysGmposInfo(t *Thread, gp sched.GID, cpu int, req int32, buf, n uintptr) i
 			return -EFAULT
 		}
 		for i := uintptr(0); i < n && i < netabi.NumNetStats; i++ {
-			store64(buf+8*i, netStats[i])
+			store64(buf+8*i, netStat(int(i)))
 		}
 		return netabi.NumNetStats
 	case infoIRQStats:

@@ -123,7 +123,7 @@ func exitProcess(code int) {
 			k.n = 0
 			k.s("log net")
 			for i, name := range netabi.NetStatNames {
-				k.s(" ").s(name).s("=").d(int64(netStats[i]))
+				k.s(" ").s(name).s("=").d(int64(netStat(i)))
 			}
 			k.record()
 		}

@@ -76,14 +76,16 @@ import (
 // unlockedView is what the BKL holder publishes for the paths without the lock. Atomic; written
 // under the BKL (publishUnlockedView).
 var unlockedView struct {
-	next     atomic.Int64 // bklDeadline: the earliest timeout on waiters or real-clock expiry (0: none)
-	periodic atomic.Bool  // periodicTick: running threads take the periodic tick
+	next       atomic.Int64 // bklDeadline: the earliest timeout on waiters or real-clock expiry (0: none)
+	periodic   atomic.Bool  // periodicTick: running threads take the periodic tick
+	netWaiters atomic.Bool  // netWaiters: threads wait on the network (idle_halts counts the halts)
 }
 
 // publishUnlockedView refreshes unlockedView. BKL held.
 func publishUnlockedView() {
 	unlockedView.next.Store(bklDeadline()) // futexQ's is read directly (unlockedNext)
 	unlockedView.periodic.Store(periodicTick())
+	unlockedView.netWaiters.Store(netWaiters())
 }
 
 // wakeUnlockedOK reports whether an IPIWake (or a poll kick) on core cpu may be handled by
@@ -223,6 +225,9 @@ func idleUnlocked(cpu int, t0 uint64, b int) {
 	c.kernelCycles += t1 - t0
 	ktimeCharge(b, t1-t0)
 	atomic.AddUint64(&stats.unlockedIdle, 1)
+	if unlockedView.netWaiters.Load() {
+		idleHaltsUnlocked.Add(1) // as schedule counts its idle halts (netStat)
+	}
 	c.idleSince = t1
 	if c.pollUntil != 0 {
 		markPolling(cpu)

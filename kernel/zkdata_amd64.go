@@ -29,6 +29,7 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&execHdr)), unsafe.Sizeof(execHdr))
 	add(uintptr(unsafe.Pointer(&files)), unsafe.Sizeof(files))
 	add(uintptr(unsafe.Pointer(&futexQ)), unsafe.Sizeof(futexQ))
+	add(uintptr(unsafe.Pointer(&idleHaltsUnlocked)), unsafe.Sizeof(idleHaltsUnlocked))
 	add(uintptr(unsafe.Pointer(&imageEnd)), unsafe.Sizeof(imageEnd))
 	add(uintptr(unsafe.Pointer(&imageText)), unsafe.Sizeof(imageText))
 	add(uintptr(unsafe.Pointer(&ipcfg)), unsafe.Sizeof(ipcfg))

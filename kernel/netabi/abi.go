@@ -283,7 +283,7 @@ const (
 	NetReadyPoll         // threads made runnable by the poller
 	NetReadyIRQ          // threads made runnable by the NIC's interrupt handler
 	NetReadyStack        // threads made runnable by the stack (socket data, replies)
-	NetIdleHalts         // times a core halted on the BKL's way to idle while threads waited on the network
+	NetIdleHalts         // times a core went idle while threads waited on the network (with or without the BKL)
 	NetRequests          // socket requests carried out by the stack (round trips)
 	NetSockets           // sockets open now
 	NetDevErrors         // device-data errors by kind: bad used id, bad length, bad header
