@@ -110,9 +110,13 @@ func peek(base uintptr, p int) (ok bool, got uint32) {
 
 // remapRace: one thread keeps unmapping a 16-page region, mapping it again (fresh, zeroed) and
 // writing the mapping's generation into each page, while two others read its pages (their first
-// touches are faults the kernel may answer without the BKL). A read either faults (unmapped at
+// touches are faults the kernel may answer without the BKL). A read either faults (no access at
 // that moment) or, if no remap began meanwhile, finds 0 or the current generation: a page with
 // an earlier one would have outlived its mapping.
+//
+// The region is unmapped by a MAP_FIXED mapping without access, not by munmap, whose hole the
+// runtime's own next mmap could take and the remap would then destroy (futexrace's munmapRace
+// says how that went once); the replacement frees the frames and shoots the TLBs down the same.
 func remapRace(rounds int) {
 	const pages = 16
 	b := anon(pages * pageSize)
@@ -143,8 +147,9 @@ func remapRace(rounds int) {
 	}
 	runtime.LockOSThread()
 	for r := 0; r < rounds; r++ {
-		if _, _, e := syscall.Syscall(syscall.SYS_MUNMAP, base, pages*pageSize, 0); e != 0 {
-			check("munmap", false, e)
+		if r, _, e := syscall.Syscall6(syscall.SYS_MMAP, base, pages*pageSize, syscall.PROT_NONE,
+			syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_FIXED, ^uintptr(0), 0); e != 0 || r != base {
+			check("mmap(PROT_NONE, MAP_FIXED)", false, e)
 			break
 		}
 		r, _, e := syscall.Syscall6(syscall.SYS_MMAP, base, pages*pageSize, syscall.PROT_READ|syscall.PROT_WRITE,

@@ -37,7 +37,11 @@ func futexWake(addr uintptr, n int) (int, syscall.Errno) {
 }
 
 func mmap(addr uintptr, flags uintptr) (uintptr, syscall.Errno) {
-	r, _, e := syscall.Syscall6(syscall.SYS_MMAP, addr, pageSize, syscall.PROT_READ|syscall.PROT_WRITE,
+	return mmapProt(addr, syscall.PROT_READ|syscall.PROT_WRITE, flags)
+}
+
+func mmapProt(addr, prot, flags uintptr) (uintptr, syscall.Errno) {
+	r, _, e := syscall.Syscall6(syscall.SYS_MMAP, addr, pageSize, prot,
 		syscall.MAP_PRIVATE|syscall.MAP_ANONYMOUS|flags, ^uintptr(0), 0)
 	return r, e
 }
@@ -71,13 +75,17 @@ func words() {
 		check("mmap", false, e)
 		return
 	}
-	q, e := mmap(0, 0)
-	if e != 0 {
-		check("mmap", false, e)
+	// q is the upper page of two, so that its hole after munmap ends at a page of ours: the
+	// runtime's next mmap, placed top-down, cannot land there while these calls look at it (a
+	// zero-filled page there would make the wait below sleep). munmapRace says why it matters.
+	g, err := syscall.Mmap(-1, 0, 2*pageSize, syscall.PROT_NONE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		check("mmap", false, err)
 		return
 	}
+	q := uintptr(unsafe.Pointer(&g[0])) + pageSize
 	munmap(q)
-	e = futexWait(q, 0)
+	e = futexWait(q, 1) // 1, not 0: were the page there after all, EAGAIN, not a sleep
 	check("futex_wait(unmapped word) is EFAULT", e == syscall.EFAULT, e)
 	e = futexWait(p, 1) // the page reads as zeros once faulted in
 	check("futex_wait(untouched word holding 0, 1) is EAGAIN", e == syscall.EAGAIN, e)
@@ -90,11 +98,19 @@ func words() {
 	e = futexWait(p, 1) // a read would find 0: EAGAIN
 	check("futex_wait(PROT_NONE word) is EFAULT", e == syscall.EFAULT, e)
 	munmap(p)
+	syscall.Munmap(g)
 }
 
-// munmapRace: one thread waits on a word that another thread keeps unmapping and mapping
-// again. Each wait must end with EAGAIN (mapped: the word is 0, not 0xdead) or EFAULT
-// (unmapped), and the kernel must not fault reading the word.
+// munmapRace: one thread waits on a word whose page another thread keeps taking away and
+// mapping again. Each wait must end with EAGAIN (mapped: the word is 0, not 0xdead) or EFAULT
+// (no access), and the kernel must not fault reading the word.
+//
+// The page is taken away by a MAP_FIXED mapping without access, not by munmap: munmap would
+// leave a hole that the runtime's own next mmap may take (top-down, it lands right there), and
+// the MAP_FIXED that maps the page again would then destroy the runtime's memory. That happened
+// once in CI: a new heap arena's metadata (18 pages, its last one the hole) lost its last page,
+// and the runtime died in mheap.allocNeedsZero. The replacement unmaps the page all the same
+// (its frame freed, its table entry cleared, a shootdown), but never frees the address.
 func munmapRace(rounds int) {
 	b, err := syscall.Mmap(-1, 0, pageSize, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
@@ -124,7 +140,10 @@ func munmapRace(rounds int) {
 	runtime.LockOSThread()
 	remapped := 0
 	for i := 0; i < rounds; i++ {
-		munmap(p)
+		if r, e := mmapProt(p, syscall.PROT_NONE, syscall.MAP_FIXED); e != 0 || r != p {
+			check("mmap(PROT_NONE, MAP_FIXED)", false, e)
+			break
+		}
 		if r, e := mmap(p, syscall.MAP_FIXED); e != 0 || r != p {
 			check("mmap(MAP_FIXED)", false, e)
 			break
