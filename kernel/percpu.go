@@ -38,6 +38,10 @@ type cpuState struct {
 	// Atomic: set by the BKL holder, cleared by this core (smp.go).
 	flushReq atomic.Uint32 // 1: drop cached translations (TLB shootdown) and clear
 
+	// The core's lazy-TLB state (smp.go): tlbActive, or tlbLazy while it idles, set by the
+	// core; tlbOwed, set by a shootdown's sender instead of interrupting it.
+	tlbState atomic.Uint32
+
 	// The idle poll (idle.go), all but polling owned by the core: pollUntil is when the poll
 	// ends (0: no poll), pollDeadline whether that is a deadline to handle; pollWindow the
 	// adaptive halt-poll window and idleStart when the current idle stretch began (0: none

@@ -34,7 +34,7 @@ import (
 // What the next pieces need: threads (clone, exit) touch the thread and process tables and the
 // scheduler's G table together; fds need a lock per fd table and references that survive a
 // concurrent close; mm's other calls (mmap, munmap, madvise, mprotect) need shootdowns sent
-// without the BKL, and only to the cores that may cache the space; the runtime's signals
+// without the BKL (they already skip idle cores: see below); the runtime's signals
 // (tgkill, rt_sigreturn) need the signal state under a lock of its own; and the blocking calls
 // on files, epoll, sockets and children still share the `waiters` list. Measured (README,
 // Benchmarks): the futex piece took a 2-vCPU thread ping-pong from 44,720 BKL-contended entries
@@ -48,6 +48,17 @@ import (
 // trap's fast path flushes without the BKL), or spinning with interrupts off — for the BKL, for
 // futexQ's or mm's lock, for a thread another core holds (each spin loop polls its request) — so
 // waiting cannot deadlock. Only the BKL's holder sends a shootdown.
+//
+// Idle cores are lazy (Linux's lazy TLB mode: cpu_tlbstate.is_lazy, arch/x86/mm/tlb.c): a core
+// with nothing to run executes only the idle poll and the halt until its next trap, and they
+// reach no user page and no mapping mm changes. So a shootdown does not interrupt it — under
+// TCG that means waking a halted vCPU's host thread and waiting for it, which made a 16-page
+// mmap, touch and munmap 5× slower on 2 vCPUs than on 1 (README, Benchmarks) — but marks the
+// flush owed (tlbOwed), and the core flushes as it leaves idle, before anything else (trap:
+// tlbWake). The sender's compare-and-swap and the core's swap are sequentially consistent: the
+// core either sees the debt or was active already, and then gets the IPI. This is sound because
+// mm never frees a page table (mm/process.go): Linux, which does, interrupts lazy cores when it
+// frees tables, since a speculative walk through a freed one could cache garbage.
 var (
 	bkl   atomic.Uint32 // 0 free, else holder's CPU index + 1
 	smpGo atomic.Bool   // set by the boot core once the scheduler knows every core
@@ -138,24 +149,63 @@ func ackFlush(cpu int) {
 	}
 }
 
-// flushOthers makes every other core drop its cached translations, and waits until they have.
+// cpuState.tlbState values (see TLB shootdown above).
+const (
+	tlbActive = 0 // the core may use any translation: a shootdown interrupts it
+	tlbLazy   = 1 // idle: a shootdown need not interrupt it
+	tlbOwed   = 2 // idle, and a shootdown skipped it: it flushes as it wakes
+)
+
+// flushOthers makes every other core drop its cached translations, and waits until the active
+// ones have; an idle core is left a flush to do as it wakes (tlbWake). BKL held.
 func flushOthers() {
 	if ncpu == 1 {
 		return
 	}
 	self := arch.Current().ID()
+	var mask uint16 // the cores interrupted
 	for i := 0; i < ncpu; i++ {
-		if i != self {
-			cpus[i].flushReq.Store(1)
+		c := &cpus[i]
+		if i == self {
+			continue
+		}
+		if c.tlbState.CompareAndSwap(tlbLazy, tlbOwed) || c.tlbState.Load() == tlbOwed {
+			stats.lazySkips++
+			continue
+		}
+		c.flushReq.Store(1)
+		mask |= 1 << i
+	}
+	stats.shootdowns++
+	if mask == 0 {
+		return
+	}
+	if bits.OnesCount16(mask) == ncpu-1 {
+		arch.SendIPIOthers(arch.IPIFlush) // one local-APIC write instead of ncpu-1
+	} else {
+		for m := mask; m != 0; m &= m - 1 {
+			arch.SendIPI(bits.TrailingZeros16(m), arch.IPIFlush)
 		}
 	}
-	arch.SendIPIOthers(arch.IPIFlush)
-	for i := 0; i < ncpu; i++ {
-		for i != self && cpus[i].flushReq.Load() != 0 {
+	for m := mask; m != 0; m &= m - 1 {
+		for c := &cpus[bits.TrailingZeros16(m)]; c.flushReq.Load() != 0; {
 			arch.Pause()
 		}
 	}
-	stats.shootdowns++
+}
+
+// tlbIdle makes core cpu lazy: from now until tlbWake it runs only the idle poll and the halt.
+// A shootdown sent before this may still be waiting for it: the poll and the halt's IPI
+// acknowledge it. The core itself, on trap's way to idle.
+func tlbIdle(cpu int) { cpus[cpu].tlbState.Store(tlbLazy) }
+
+// tlbWake makes core cpu active again, and does the flush a shootdown left it meanwhile. The
+// core itself, in trap, before it touches anything mm may have changed.
+func tlbWake(cpu int) {
+	if cpus[cpu].tlbState.Swap(tlbActive) == tlbOwed {
+		arch.FlushAll()
+		atomic.AddUint64(&stats.lazyFlushes, 1)
+	}
 }
 
 // The mm hooks invalidate locally at once and leave the other cores to one shootdown at the end

@@ -470,6 +470,8 @@ var stats struct {
 	idleTicks   uint64 // atomic: ticks that preempted nobody and sampled nothing: for nothing
 	earlyTimers uint64 // atomic: timer interrupts before anything was due: a deadline left armed
 	shootdowns  uint64
+	lazySkips   uint64 // shootdown targets left to flush as they wake (smp.go flushOthers)
+	lazyFlushes uint64 // atomic: flushes a core owed and did as it woke (smp.go tlbWake)
 
 	bklContended  uint64 // BKL acquisitions that had to wait
 	bklSpinCycles uint64 // cycles spent waiting for the BKL

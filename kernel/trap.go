@@ -32,6 +32,9 @@ func trap(f *arch.Frame) *arch.Frame {
 		ackFlush(cpu)
 		return f
 	}
+	if cpus[cpu].tlbState.Load() != tlbActive {
+		tlbWake(cpu) // an idle core's first step out of idle: the flush a shootdown left it (smp.go)
+	}
 	if !f.FromUser() && (kind == arch.TrapFault || kind == arch.TrapSyscall) {
 		// An exception or system call in kernel code: a kernel bug, possibly hit while this core
 		// holds the BKL. Report it without taking the lock.
@@ -67,12 +70,15 @@ func trap(f *arch.Frame) *arch.Frame {
 		r = trapBKL(f, kind, n, cpu, t0)
 	}
 	// Going idle: poll first (idle.go) for a deadline due within microseconds or a wake-up
-	// from another core, and handle what ends the poll as its interrupt, without one.
+	// from another core, and handle what ends the poll as its interrupt, without one. Idle, the
+	// core is lazy for shootdowns (smp.go) until the poll ends or the next trap.
 	for r == nil {
+		tlbIdle(cpu)
 		ev := idlePoll(cpu)
 		if ev == pollNone {
 			break
 		}
+		tlbWake(cpu)
 		if ev == pollWake && wakeUnlockedOK(cpu) {
 			r = wakeUnlocked(cpu, arch.Cycles())
 			continue

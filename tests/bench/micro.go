@@ -1,5 +1,5 @@
-// The micro-benchmarks: thread and goroutine hand-offs, goroutine creation, a system call, and
-// the wake-up latency under spinning threads (wakeup.go).
+// The micro-benchmarks: thread and goroutine hand-offs, goroutine creation, a system call, a
+// mapping's life, and the wake-up latency under spinning threads (wakeup.go).
 // SPDX-License-Identifier: BSD-3-Clause
 
 package main
@@ -16,6 +16,7 @@ func runMicro(scale float64) {
 	report("chan_pingpong", chanPingPong(n(200000)), "ns/roundtrip")
 	report("goroutine_spawn_join", spawnJoin(n(100000)), "ns/op")
 	report("syscall_getpid", getpid(n(200000)), "ns/op")
+	report("mmap_touch_munmap", mmapMunmap(n(5000)), "ns/op")
 	med, worst := syscallPreempt(n(20))
 	report("syscall_preempt_median", med, "ms/round")
 	report("syscall_preempt_worst", worst, "ms/round")
@@ -84,6 +85,28 @@ func getpid(n int) float64 {
 	for i := 0; i < n; i++ {
 		if syscall.Getpid() != pid {
 			panic("getpid changed")
+		}
+	}
+	return float64(time.Since(t0).Nanoseconds()) / float64(n)
+}
+
+// mmapMunmap maps 16 pages, writes one word to each, and unmaps them, n times: three system
+// calls and 16 page faults per op, and on several cores a TLB shootdown per munmap. Only this
+// goroutine runs, so the other cores idle meanwhile: a kernel that interrupts them for the
+// shootdown (rather than flushing as they wake) pays for waking each one.
+func mmapMunmap(n int) float64 {
+	const size = 16 << 12
+	t0 := time.Now()
+	for i := 0; i < n; i++ {
+		b, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+		if err != nil {
+			panic(err)
+		}
+		for p := 0; p < size; p += 4096 {
+			b[p] = byte(i)
+		}
+		if err := syscall.Munmap(b); err != nil {
+			panic(err)
 		}
 	}
 	return float64(time.Since(t0).Nanoseconds()) / float64(n)

@@ -3,8 +3,9 @@
 // that could go wrong: many threads touching the same fresh pages at once (each page must be
 // created once: every thread then sees the others' writes), a region unmapped and mapped again,
 // or made PROT_NONE and back, while other threads touch it (each touch either succeeds on a
-// page that reads as the mapping's, or faults: recovered here as a panic), and children that
-// exit while their threads fault pages in. Every check prints "check NAME: true" when it holds
+// page that reads as the mapping's, or faults: recovered here as a panic), a page replaced while
+// the core that last read it idles (a lazy TLB, kernel/smp.go), and children that exit while
+// their threads fault pages in. Every check prints "check NAME: true" when it holds
 // (figures go to stderr); the same lines come out natively.
 package main
 
@@ -36,6 +37,7 @@ func main() {
 	sameFresh(8, 2048)
 	remapRace(3000)
 	protectRace(3000)
+	lazyRace(500)
 	racecheck.ExitRace(8, nil) // children that exit while their threads fault pages in (exitChild)
 }
 
@@ -241,4 +243,59 @@ func exitChild(n int) {
 	}
 	time.Sleep(time.Duration(1+n%5) * 5 * time.Millisecond)
 	os.Exit(0)
+}
+
+// lazyRace: a thread reads a page and blocks, so that its core idles with the page's translation
+// cached; meanwhile another thread replaces the page (MAP_FIXED: a new frame, the old one freed),
+// which gmpos's shootdown does not interrupt an idle core for (kernel/smp.go: the core owes a
+// flush instead), and wakes the reader. The waker spins meanwhile, its core busy, so on two or
+// more vCPUs the reader wakes on the idle core, which must flush before it runs the reader: a
+// read that finds the old page's value means it did not. (On one vCPU the waker gives way after
+// a millisecond, and the check holds trivially.) The word read is not the page's first, which a
+// freed frame's free-list link overwrites.
+func lazyRace(rounds int) {
+	b := anon(pageSize)
+	base := uintptr(unsafe.Pointer(&b[0]))
+	w := (*uint32)(unsafe.Pointer(&b[64]))
+	wake := make(chan uint32) // the value the reader must find
+	var ack atomic.Uint32     // the last value sent, set by the reader after its read
+	stale := 0
+	go func() {
+		runtime.LockOSThread()
+		for want := range wake {
+			if atomic.LoadUint32(w) != want {
+				stale++
+			}
+			ack.Store(want)
+		}
+	}()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	busy := func(d time.Duration, done func() bool) { // this thread keeps its core meanwhile
+		for t := time.Now(); !done() && time.Since(t) < d; {
+		}
+	}
+	t0 := time.Now()
+	for g := uint32(1); g <= uint32(rounds); g++ {
+		if g > 1 {
+			busy(300*time.Microsecond, func() bool { return false }) // the reader blocks, its core idles
+			if r, _, e := syscall.Syscall6(syscall.SYS_MMAP, base, pageSize, syscall.PROT_READ|syscall.PROT_WRITE,
+				syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_FIXED, ^uintptr(0), 0); e != 0 || r != base {
+				check("mmap(MAP_FIXED)", false, e)
+				break
+			}
+		}
+		atomic.StoreUint32(w, g)
+		wake <- g
+		for ack.Load() != g {
+			busy(time.Millisecond, func() bool { return ack.Load() == g })
+			if ack.Load() != g {
+				runtime.Gosched() // one vCPU, or the reader woke here: let it run
+			}
+		}
+	}
+	close(wake)
+	fmt.Fprintf(os.Stderr, "lazy race: %d pages replaced under an idle reader in %v\n", rounds-1, time.Since(t0).Round(time.Millisecond))
+	check("lazy TLB: a page replaced while its reader's core idled reads as the new page", stale == 0, stale)
+	syscall.Munmap(b)
 }
