@@ -41,6 +41,8 @@ type cmdState struct {
 	// (sleep_unlocked.go, self_unlocked.go)
 	sleepBKL bool
 	faultBKL bool // faultbkl=1: page faults take the BKL too (fault_unlocked.go)
+	// lazytlb=0: TLB shootdowns interrupt idle cores too, as before lazy TLB (smp.go)
+	noLazyTLB bool
 	// netpoll=0: the network poller never looks at the devices (net_poller.go Waiters): frames
 	// and 9P replies are noticed by their interrupts alone, as the paths without the BKL rely on
 	noNetPoll bool
@@ -207,6 +209,8 @@ func parseCmdline(line []byte) {
 			cmd.faultBKL = r.n > 9 && b[9] == '1'
 		case hasPrefix(b, "netpoll="):
 			cmd.noNetPoll = r.n > 8 && b[8] == '0'
+		case hasPrefix(b, "lazytlb="):
+			cmd.noLazyTLB = r.n > 8 && b[8] == '0'
 		case hasPrefix(b, "ip="):
 			cmd.ip = strRef{r.off + 3, r.n - 3}
 		case hasPrefix(b, "fault="):

@@ -196,8 +196,13 @@ func flushOthers() {
 
 // tlbIdle makes core cpu lazy: from now until tlbWake it runs only the idle poll and the halt.
 // A shootdown sent before this may still be waiting for it: the poll and the halt's IPI
-// acknowledge it. The core itself, on trap's way to idle.
-func tlbIdle(cpu int) { cpus[cpu].tlbState.Store(tlbLazy) }
+// acknowledge it. The core itself, on trap's way to idle; never with the kernel option
+// lazytlb=0 (for comparisons: every shootdown interrupts every other core, as before).
+func tlbIdle(cpu int) {
+	if !cmd.noLazyTLB {
+		cpus[cpu].tlbState.Store(tlbLazy)
+	}
+}
 
 // tlbWake makes core cpu active again, and does the flush a shootdown left it meanwhile. The
 // core itself, in trap, before it touches anything mm may have changed.
