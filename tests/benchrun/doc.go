@@ -12,8 +12,10 @@
 //   - boot_to_main: QEMU start → the program's first line (host clock); kernel_boot_to_main:
 //     CLOCK_BOOTTIME when main starts (the guest kernel's own clock);
 //   - micro-benchmarks in the program: futex_pingpong (two LockOSThread goroutines),
-//     chan_pingpong, goroutine_spawn_join, syscall_getpid, syscall_preempt_median and _worst
-//     (the runtime's TestPreemptionAfterSyscall timed: wake-up latency under spinning threads);
+//     chan_pingpong, goroutine_spawn_join, syscall_getpid, mmap_touch_munmap (16 pages mapped,
+//     touched and unmapped: faults and, on several vCPUs, a TLB shootdown), syscall_preempt_median
+//     and _worst (the runtime's TestPreemptionAfterSyscall timed: wake-up latency under spinning
+//     threads);
 //   - the console: console_write_mbps (50 MB to stdout, 64 KiB a write, through gmpos's virtio
 //     console, into a pipe natively, through the peer's 16550 serial console — about 0.3 MB/s
 //     under TCG, so the peer writes -linux-console-mb, 2 MB, instead) and
