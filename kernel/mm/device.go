@@ -59,7 +59,7 @@ func MapDevice(pa, size uintptr) Errno {
 		if aliasesRAM(p) {
 			return EEXIST
 		}
-		if _, a, ok := Kernel.lookup(p, load64); ok && a != deviceAttr {
+		if _, a, ok := Kernel.lookup(p, false); ok && a != deviceAttr {
 			return EEXIST // RAM or a mapping of someone else's
 		}
 	}
@@ -67,7 +67,7 @@ func MapDevice(pa, size uintptr) Errno {
 		return ENOMEM
 	}
 	for p := lo; p < hi; p += PageSize {
-		if _, _, ok := Kernel.lookup(p, load64); ok {
+		if _, _, ok := Kernel.lookup(p, false); ok {
 			continue
 		}
 		if err := Kernel.mapPage(p, p, deviceAttr); err != OK {
@@ -104,6 +104,6 @@ func aliasesRAM(p uintptr) bool {
 	if p < lowDirectMap {
 		return false
 	}
-	_, a, ok := Kernel.lookup(DirectMapBase+p, load64)
+	_, a, ok := Kernel.lookup(DirectMapBase+p, false)
 	return ok && a&AttrHuge != 0
 }

@@ -146,18 +146,26 @@ func (pt PageTable) map2M(va, pa uintptr, a Attr) Errno {
 func (pt PageTable) Lookup(va uintptr) (pa uintptr, a Attr, ok bool) {
 	lockMM()
 	defer unlockMM()
-	return pt.lookup(va, load64)
+	return pt.lookup(va, false)
 }
 
-// lookup walks the tables with load, which is load64 under the mm lock and
-// peek64 without it.
-func (pt PageTable) lookup(va uintptr, load func(uintptr) uint64) (pa uintptr, a Attr, ok bool) {
+// lookup walks the tables: with load64 under the mm lock, with peek64 without
+// it (peek). A flag rather than the load function itself: the futex path
+// walks once per wait (PeekUserWord), and an indirect call per level, which
+// the compiler cannot inline, doubled the walk's instructions.
+func (pt PageTable) lookup(va uintptr, peek bool) (pa uintptr, a Attr, ok bool) {
 	if !canonical(va) || pt.Root == 0 {
 		return 0, 0, false
 	}
 	table := pt.Root
 	for level := levelTop; level >= level4K; level-- {
-		v := PTE(load(table + index(va, level)*8))
+		e := table + index(va, level)*8
+		var v PTE
+		if peek {
+			v = PTE(peek64(e))
+		} else {
+			v = PTE(load64(e))
+		}
 		if !v.Present() {
 			return 0, 0, false
 		}
@@ -192,7 +200,7 @@ func (pt PageTable) lookup(va uintptr, load func(uintptr) uint64) (pa uintptr, a
 //     concurrently (user mappings on another CPU). The image's text, where
 //     the kernel's own code lives, is pinned and never unmapped.
 func (pt PageTable) PeekExecutable(va uintptr) bool {
-	_, a, ok := pt.lookup(va, peek64)
+	_, a, ok := pt.lookup(va, true)
 	return ok && a&AttrExec != 0
 }
 
@@ -209,7 +217,7 @@ func (pt PageTable) PeekUserWord(va uintptr) bool {
 	if va >= UserEnd || va&3 != 0 || kernelData(va, va+4) {
 		return false
 	}
-	_, a, ok := pt.lookup(va, peek64)
+	_, a, ok := pt.lookup(va, true)
 	return ok && satisfies(a, false, false)
 }
 

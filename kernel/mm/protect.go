@@ -61,6 +61,9 @@ func ProtectKernelData(p, n uintptr) {
 // kernelData reports whether [va, end) overlaps kernel memory. Binary search; no lock (the table
 // does not change after boot).
 func kernelData(va, end uintptr) bool {
+	if protected.n == 0 || end <= protected.r[0].lo || va >= protected.r[protected.n-1].hi {
+		return false // outside the image's data, as a heap address is: no search (the futex path asks per wait)
+	}
 	l, h := 0, protected.n
 	for l < h {
 		m := int(uint(l+h) >> 1)

@@ -147,6 +147,10 @@ func TestKernelDataRefused(t *testing.T) {
 		{va + 2*PageSize + 160, PageSize, true},
 		{va + 5*PageSize, 2 * PageSize, false}, // runs over the second one
 		{va + 6*PageSize + 8, PageSize, true},
+		// The ends of the table (kernelData answers outside them without a search).
+		{va + 2*PageSize + 99, 1, true},
+		{va + 6*PageSize + 7, 1, false},
+		{va + 6*PageSize + 8, 1, true},
 		// Within one page: a word beside the variable, then one in it (a page that holds a
 		// kernel variable is never remembered as usable: fault.go checkedPages).
 		{va + 2*PageSize, 8, true},
