@@ -105,9 +105,9 @@
 // futexQ's lock" (the futex waiters and sleepers and their wait fields: futex.go); "owned by the core"
 // (cpuState's fields, written only by that core); "held by a core" (a thread's x87 state and
 // frame while it runs or its core switches away: oncpu.go); "atomic" (bkl, smpGo,
-// cpuState.flushReq, cpuState.polling, unlockedView, onCPU, CPU times, ktime and the stats
-// counters the unlocked paths count); "immutable after boot" (clock, bootTimes, ncpu,
-// processID, imageText, vdsoState, the board's hand-off). Each global says which.
+// cpuState.flushReq, cpuState.tlbState, cpuState.polling, unlockedView, onCPU, CPU times, ktime
+// and the stats counters the unlocked paths count); "immutable after boot" (clock, bootTimes,
+// ncpu, processID, imageText, vdsoState, the board's hand-off). Each global says which.
 //
 // # Lock order
 //
