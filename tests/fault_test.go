@@ -52,3 +52,25 @@ func TestGuestFaultUnlocked(t *testing.T) {
 		t.Errorf("lazy-skips %d, lazy-flushes %d: want at least 100 of each (lazyRace's idle readers)", skips, flushes)
 	}
 }
+
+// TestGuestLazyTLBOff runs faultrace's lazyRace alone with -kopt lazytlb=0, the kernel option
+// that keeps idle cores out of lazy TLB mode (kernel/smp.go) for comparisons: every shootdown
+// then interrupts the idle reader's core, none is left owed, and the page still reads as the
+// new one.
+func TestGuestLazyTLBOff(t *testing.T) {
+	g := boot(t, pkg("faultrace"), opts{smp: 2, args: []string{"lazy"}, kopts: []string{"klog=1", "lazytlb=0"}})
+	g.wantCode(t, 0)
+	wantChecks(t, g, 1)
+	if native() {
+		return
+	}
+	shootdowns := klogCounter(t, g.log, "shootdowns")
+	skips, flushes := klogCounter(t, g.log, "lazy-skips"), klogCounter(t, g.log, "lazy-flushes")
+	t.Logf("lazytlb=0: %d shootdowns, %d targets skipped, %d flushes on wake", shootdowns, skips, flushes)
+	if skips != 0 || flushes != 0 {
+		t.Errorf("lazy-skips %d, lazy-flushes %d with lazytlb=0: want 0", skips, flushes)
+	}
+	if shootdowns < 499 {
+		t.Errorf("%d shootdowns: want at least lazyRace's 499 page replacements", shootdowns)
+	}
+}

@@ -33,6 +33,10 @@ func main() {
 		exitChild(n)
 		return
 	}
+	if len(os.Args) == 2 && os.Args[1] == "lazy" { // lazyRace alone (TestGuestLazyTLBOff)
+		lazyRace(500)
+		return
+	}
 	racecheck.CheckNetworkUp() // the races run beside an open NIC
 	sameFresh(8, 2048)
 	remapRace(3000)
