@@ -136,9 +136,10 @@ func armTimerFor(cpu int, running bool, now, next int64, periodic bool) {
 // only when another thread waits to run (this core's P queue, or the global one): then the timer
 // is armed for the moment the policy could first preempt (sched.PreemptAt: the end of the slice;
 // at once if it has ended), as Linux's hrtick arms the end of a slice, rather than every tickNS.
-// A thread that has its core to itself takes no timer interrupt at all, as under Linux's NO_HZ_FULL: any wake-up that queues a thread
-// here runs on this core, in the kernel, whose way out looks again (a wake-up from another core
-// queues on that core's P, and an idle core steals).
+// A thread that has its core to itself takes no timer interrupt at all, as under Linux's
+// NO_HZ_FULL: any wake-up that queues a thread here runs on this core, in the kernel, whose way
+// out looks again (a wake-up from another core queues on that core's P, and an idle core
+// steals).
 //
 // Why it matters under TCG: the EOI and the re-arm of a tick are writes to the emulated local
 // APIC, which QEMU takes under its big lock and hands back and forth with its main loop — 100–150

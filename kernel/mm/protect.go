@@ -62,7 +62,7 @@ func ProtectKernelData(p, n uintptr) {
 // does not change after boot).
 func kernelData(va, end uintptr) bool {
 	if protected.n == 0 || end <= protected.r[0].lo || va >= protected.r[protected.n-1].hi {
-		return false // outside the image's data, as a heap address is: no search (the futex path asks per wait)
+		return false // outside the image's data, as every heap word is: no search (futex waits ask)
 	}
 	l, h := 0, protected.n
 	for l < h {

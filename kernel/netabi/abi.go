@@ -278,12 +278,12 @@ const (
 	NetTxBytes           // their bytes
 	NetTxFull            // sends refused because the transmit ring was full (EAGAIN)
 	NetIRQs              // NIC interrupts
-	NetPolls             // polls that looked at the ring (findRunnable, a tick, an idle halt; under the BKL)
+	NetPolls             // polls of the rings under the BKL (findRunnable, a tick, an idle halt)
 	NetPollHits          // polls that found completed work
 	NetReadyPoll         // threads made runnable by the poller
 	NetReadyIRQ          // threads made runnable by the NIC's interrupt handler
 	NetReadyStack        // threads made runnable by the stack (socket data, replies)
-	NetIdleHalts         // times a core went idle while threads waited on the network (with or without the BKL)
+	NetIdleHalts         // times a core went idle (with the BKL or not) while threads waited on the net
 	NetRequests          // socket requests carried out by the stack (round trips)
 	NetSockets           // sockets open now
 	NetDevErrors         // device-data errors by kind: bad used id, bad length, bad header
