@@ -46,8 +46,8 @@ import (
 // stale translation. The old frame is not reused before the shootdown (mm's pending frames), so
 // nothing leaks; Linux allows the same window for MADV_DONTNEED.
 //
-// Left to the BKL as well: every fault while the profiler or the scheduler trace runs, and with
-// the kernel option faultbkl=1 (for comparisons).
+// Left to the BKL as well: every fault while the scheduler trace runs, and with the kernel option
+// faultbkl=1 (for comparisons). The profiler samples this path as it is (profile.go).
 //
 // Context: trap context (doc.go), without the BKL.
 
@@ -55,7 +55,7 @@ import (
 // a page fault in user mode, with nothing on that needs the BKL.
 func faultUnlockedOK(f *arch.Frame, cpu int) bool {
 	gp := cpus[cpu].cur
-	if gp == 0 || !f.FromUser() || cmd.faultBKL || prof.hz != 0 || cmd.trace {
+	if gp == 0 || !f.FromUser() || cmd.faultBKL || cmd.trace {
 		return false
 	}
 	return f.Fault().Kind == arch.FaultPage && !needsKernel(&threads[gp])

@@ -42,9 +42,9 @@ import (
 //
 // Every other futex operation (bitsets, requeue, WAKE_OP, shared futexes) and every error
 // but the two a wait answers itself (EAGAIN: the word differs; ETIMEDOUT: the timeout had
-// expired before the call) go to sysFutex under the BKL, as do all futex calls while the profiler, the
+// expired before the call) go to sysFutex under the BKL, as do all futex calls while the
 // scheduler trace or strace runs, and with the kernel option futexbkl=1, which keeps the old
-// path for comparisons.
+// path for comparisons. The profiler samples this path as it is (profile.go).
 //
 // Signals and exits. A thread in this path may be sent a signal, or be told to end (its
 // process exits, execve), by a BKL holder on another core. That core stores the news, then
@@ -85,7 +85,7 @@ func futexUnlockedOK(f *arch.Frame, cpu int) bool {
 		return false
 	}
 	gp := cpus[cpu].cur
-	if gp == 0 || cmd.futexBKL || prof.hz != 0 || cmd.trace || cmd.strace {
+	if gp == 0 || cmd.futexBKL || cmd.trace || cmd.strace {
 		return false
 	}
 	_, a := syscallArgs(f)

@@ -4,6 +4,7 @@
 package kernel
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"gmpos/kernel/arch"
@@ -24,14 +25,23 @@ import (
 //     kind (the system call's name, "fault", "timer", "irq"...: ktime.go's buckets) on top of the
 //     stack of the thread that trapped — where the program asked for it;
 //   - lock time: the part of a trap spent waiting for the big kernel lock is counted apart, as
-//     "bkl-wait" samples on the same stack — contention, not work;
+//     "bkl-wait" samples on the same stack, over a frame for the work that waited ("bkl-wait"
+//     atop "futex") — contention, not work, and which work contends;
 //   - idle time: each halt's cycles likewise, as an "idle" sample.
 //
 // So kernel, runtime and program time add up to the cores' wall-clock time, in one profile.
 //
-// Context: sampling runs in trap context (interrupt context for the timer): it allocates nothing
-// and reads user memory only through pages the thread's page table maps (no fault, no demand
-// paging). The sample store is frames taken at boot. Protected by the BKL.
+// Sampling does not change what it measures: the traps handled without the BKL (smp.go) stay
+// without it while the profiler runs, and are sampled there as well — a profile shows the kernel
+// as it runs, not one serialised for the profiler.
+//
+// Context: sampling runs in trap context (interrupt context for the timer), with or without the
+// BKL: it allocates nothing, and reads the program's stack as the futex word is read without the
+// BKL (peekUser64: the page table's leave, then a load whose fault is a failed read), so neither
+// another core's munmap nor a bad frame pointer can fault the kernel. Each core keeps its own
+// counters and scratch stack (prof.* indexed by core: only that core touches them); the sample
+// store is frames taken at boot, whose slots are claimed with an atomic add and published by a
+// slot's done flag.
 
 const (
 	profMaxHz    = 10000
@@ -45,32 +55,43 @@ const (
 	// Kinds >= 0 are ktime buckets: kernel time.
 )
 
-// profSample is one sample (208 bytes, 19 to a frame).
+// profSample is one sample (216 bytes, 18 to a frame).
 type profSample struct {
 	kind int16
 	cpu  uint8
 	n    uint8 // pcs used
 	pid  int32
 	tid  int32
-	_    int32
+	work int32  // profBKL: the ktime bucket of the trap that waited
+	done uint32 // stored last (atomic): the sample is complete, for dumpProfile
 	pcs  [profDepth]uintptr
 }
 
 const profSampleSize = int(unsafe.Sizeof(profSample{}))
 
-// prof is the profiler's state. Immutable after boot except as noted; BKL.
+// prof is the profiler's state. Immutable after boot except as noted.
 var prof struct {
 	hz      int64
 	period  int64               // ns between samples
 	cycles  uint64              // cycles between samples
 	frames  [profFrames]uintptr // the sample store's frames (physical)
 	nframes int
-	n, lost uint64              // samples taken, and dropped for want of room (BKL)
-	next    [arch.MaxCPU]int64  // per core: when its next user sample is due (ns)
-	kernel  [arch.MaxCPU]uint64 // per core: kernel cycles not yet sampled
-	bkl     [arch.MaxCPU]uint64 // per core: cycles waiting for the BKL not yet sampled
-	idle    [arch.MaxCPU]uint64 // per core: idle cycles not yet sampled
-	scratch [profDepth]uintptr  // the stack being walked
+	n, lost atomic.Uint64 // slots claimed (may pass the store's size), samples dropped for want of room
+	// Per core, touched by that core only:
+	next    [arch.MaxCPU]int64              // when its next user sample is due (ns)
+	kernel  [arch.MaxCPU]uint64             // kernel cycles not yet sampled
+	bkl     [arch.MaxCPU]uint64             // cycles waiting for the BKL not yet sampled
+	idle    [arch.MaxCPU]uint64             // idle cycles not yet sampled
+	at      [arch.MaxCPU]profAt             // where the trap without the BKL found its thread
+	scratch [arch.MaxCPU][profDepth]uintptr // the stack being walked
+}
+
+// profAt is where a trap handled without the BKL found the thread it interrupted: recorded at
+// entry (profEnter), for the samples its way out charges (profChargeUnlocked).
+type profAt struct {
+	gp     sched.GID // 0: the trap interrupted no thread in user mode
+	pc, fp uintptr
+	space  uint8 // the thread's address space, whose page table was loaded at entry
 }
 
 // profParse reads the value of profile=HZ (boot).
@@ -126,14 +147,16 @@ func profTimerNext(cpu int, now int64) int64 {
 	return prof.next[cpu]
 }
 
-// profTick samples the thread the timer interrupted in user mode, if a sample is due.
-func profTick(t *Thread, gp sched.GID, cpu int, now int64) {
+// profTick samples thread gp, which the timer interrupted in user mode at pc with frame
+// pointer fp, if a sample is due; pt is its page table, the one loaded. With or without the
+// BKL.
+func profTick(gp sched.GID, cpu int, now int64, pc, fp uintptr, pt mm.PageTable) {
 	if prof.hz == 0 || now < prof.next[cpu] {
 		return
 	}
 	prof.next[cpu] = now + prof.period
-	n := profWalk(t.frame.PC(), t.frame.FramePointer(), 0)
-	profRecord(profUser, cpu, t, n)
+	n := profWalk(cpu, pt, pc, fp)
+	profRecord(profUser, cpu, &threads[gp], n, 0)
 }
 
 // profCharge counts a trap's kernel cycles, BKL-wait cycles and idle cycles on core cpu, and
@@ -146,7 +169,7 @@ func profCharge(cpu int, b int, kernel, bkl, idle uint64, gp sched.GID, pc, fp u
 	}
 	prof.idle[cpu] += idle
 	for ; prof.idle[cpu] >= prof.cycles; prof.idle[cpu] -= prof.cycles {
-		profRecord(profIdle, cpu, nil, 0)
+		profRecord(profIdle, cpu, nil, 0, 0)
 	}
 	prof.kernel[cpu] += kernel
 	prof.bkl[cpu] += bkl
@@ -159,69 +182,124 @@ func profCharge(cpu int, b int, kernel, bkl, idle uint64, gp sched.GID, pc, fp u
 		t = &threads[gp]
 		// Walk in the thread's own address space: the trap may have switched to another.
 		old := enterProc(gp)
-		n = profWalk(pc, fp, 0)
+		n = profWalk(cpu, userSpace().PT, pc, fp)
 		leaveProc(old)
 	}
-	for ; prof.kernel[cpu] >= prof.cycles; prof.kernel[cpu] -= prof.cycles {
-		profRecord(int16(b), cpu, t, n)
-	}
-	for ; prof.bkl[cpu] >= prof.cycles; prof.bkl[cpu] -= prof.cycles {
-		profRecord(profBKL, cpu, t, n)
+	profDrain(cpu, b, t, n)
+}
+
+// profEnter records, for a trap handled without the BKL on core cpu, the thread f interrupted in
+// user mode, if any (gp). trap, at entry, when profiling.
+func profEnter(f *arch.Frame, cpu int, gp sched.GID) {
+	a := &prof.at[cpu]
+	a.gp = 0
+	if gp != 0 && f != nil && f.FromUser() {
+		a.gp, a.pc, a.fp, a.space = gp, f.PC(), f.FramePointer(), procs[threads[gp].proc].space
 	}
 }
 
-// profWalk collects pc and the return addresses of the frame-pointer chain from fp into
-// prof.scratch[from:]: each frame holds the caller's frame pointer at fp and the return address
+// profIdleCycles counts idle cycles that a trap without the BKL ended on core cpu; its way out
+// (profChargeUnlocked) records them.
+func profIdleCycles(cpu int, idle uint64) {
+	if prof.hz != 0 {
+		prof.idle[cpu] += idle
+	}
+}
+
+// profChargeUnlocked is profCharge for a trap handled without the BKL: its kernel cycles, as
+// bucket b, on the stack of the thread profEnter found. The walk needs that thread's page table
+// loaded; if the trap switched to another process's, the sample has the thread's PC alone.
+// The thread may be running on another core by now (it blocked, and was woken): its stack is
+// read as peekUser64 reads, so a frame it is rewriting yields a wrong caller, never a fault.
+// The unlocked paths' way out (wake_unlocked.go).
+func profChargeUnlocked(cpu int, b int, kernel uint64) {
+	if prof.hz == 0 {
+		return
+	}
+	for ; prof.idle[cpu] >= prof.cycles; prof.idle[cpu] -= prof.cycles {
+		profRecord(profIdle, cpu, nil, 0, 0)
+	}
+	a := prof.at[cpu]
+	prof.at[cpu].gp = 0 // charged once: the idle poll's next event is no thread's
+	prof.kernel[cpu] += kernel
+	if prof.kernel[cpu] < prof.cycles {
+		return
+	}
+	n := 0
+	var t *Thread
+	if a.gp != 0 {
+		t = &threads[a.gp]
+		if pt := rootOf(a.space); pt.Root == cpus[cpu].root {
+			n = profWalk(cpu, pt, a.pc, a.fp)
+		} else {
+			prof.scratch[cpu][0], n = a.pc, 1
+		}
+	}
+	profDrain(cpu, b, t, n)
+}
+
+// profDrain records core cpu's sampled-but-unrecorded kernel and BKL-wait cycles, a sample per
+// period's worth, on thread t's stack: the first n pcs of the core's scratch.
+func profDrain(cpu, b int, t *Thread, n int) {
+	for ; prof.kernel[cpu] >= prof.cycles; prof.kernel[cpu] -= prof.cycles {
+		profRecord(int16(b), cpu, t, n, 0)
+	}
+	for ; prof.bkl[cpu] >= prof.cycles; prof.bkl[cpu] -= prof.cycles {
+		profRecord(profBKL, cpu, t, n, b)
+	}
+}
+
+// profWalk collects pc and the return addresses of the frame-pointer chain from fp into core
+// cpu's scratch stack: each frame holds the caller's frame pointer at fp and the return address
 // at fp+8 (the amd64 and arm64 Go ABIs). The chain ends at a null or non-increasing pointer, at
-// a page the current page table does not map, or at profDepth frames.
-func profWalk(pc, fp uintptr, from int) int {
-	n := from
-	prof.scratch[n] = pc
-	n++
-	as := userSpace()
+// a word the loaded page table does not let the program read (peekUser64), or at profDepth
+// frames. pt is the page table loaded on this core.
+func profWalk(cpu int, pt mm.PageTable, pc, fp uintptr) int {
+	sc := &prof.scratch[cpu]
+	sc[0] = pc
+	n := 1
 	for n < profDepth && fp != 0 && fp&7 == 0 && fp < mm.UserEnd-16 {
-		if _, _, ok := as.PT.Lookup(fp); !ok {
+		next, ok1 := peekUser64(pt, fp)
+		ret, ok2 := peekUser64(pt, fp+8)
+		if !ok1 || !ok2 || ret == 0 {
 			break
 		}
-		if (fp+8)&(mm.PageSize-1) == 0 { // the return address is on the next page
-			if _, _, ok := as.PT.Lookup(fp + 8); !ok {
-				break
-			}
-		}
-		next, ret := uintptr(load64(fp)), uintptr(load64(fp+8))
-		if ret == 0 {
-			break
-		}
-		prof.scratch[n] = ret
+		sc[n] = uintptr(ret)
 		n++
-		if next <= fp {
+		if uintptr(next) <= fp {
 			break
 		}
-		fp = next
+		fp = uintptr(next)
 	}
 	return n
 }
 
-// profRecord stores a sample of kind with the first n pcs of prof.scratch.
-func profRecord(kind int16, cpu int, t *Thread, n int) {
-	if prof.n >= uint64(prof.nframes*profPerFrame) {
-		prof.lost++
+// profRecord stores a sample of kind with the first n pcs of prof.scratch; work is the ktime
+// bucket that waited, for a profBKL sample.
+func profRecord(kind int16, cpu int, t *Thread, n int, work int) {
+	i := prof.n.Add(1) - 1
+	if i >= profCapacity() {
+		prof.lost.Add(1)
 		return
 	}
-	s := profSlot(prof.n)
-	prof.n++
-	s.kind, s.cpu, s.n = kind, uint8(cpu), uint8(n)
+	s := profSlot(i)
+	s.kind, s.cpu, s.n, s.work = kind, uint8(cpu), uint8(n), int32(work)
 	s.pid, s.tid = 0, 0
 	if t != nil {
 		s.pid, s.tid = procOf(t).pid, t.tid
 	}
-	copy(s.pcs[:n], prof.scratch[:n])
+	copy(s.pcs[:n], prof.scratch[cpu][:n])
+	atomic.StoreUint32(&s.done, 1)
 }
+
+// profCapacity is how many samples the store holds.
+func profCapacity() uint64 { return uint64(prof.nframes * profPerFrame) }
 
 // dumpProfile sends the samples on the control channel at exit (docs/contract.md, "Profile"):
 //
 //	prof-hz HZ
-//	prof KIND CPU PID TID PC...   KIND: user, idle or the kernel's name for the work; PCs in hex
+//	prof KIND CPU PID TID PC...   KIND: user, idle, the kernel's name for the work, or
+//	                              bkl-wait/WORK (the work that waited for the BKL); PCs in hex
 //	prof-lost N
 func dumpProfile() {
 	if prof.hz == 0 {
@@ -229,8 +307,11 @@ func dumpProfile() {
 	}
 	var k kbuf
 	k.s("prof-hz ").d(prof.hz).record()
-	for i := uint64(0); i < prof.n; i++ {
+	for i := uint64(0); i < min(prof.n.Load(), profCapacity()); i++ {
 		s := profSlot(i)
+		if atomic.LoadUint32(&s.done) == 0 {
+			continue // claimed by a core that has not finished it: that core still runs
+		}
 		k.n = 0
 		k.s("prof ")
 		switch s.kind {
@@ -239,7 +320,8 @@ func dumpProfile() {
 		case profIdle:
 			k.s("idle")
 		case profBKL:
-			k.s("bkl-wait")
+			k.s("bkl-wait/")
+			ktimeName(&k, int(s.work))
 		default:
 			ktimeName(&k, int(s.kind))
 		}
@@ -249,8 +331,8 @@ func dumpProfile() {
 		}
 		k.record()
 	}
-	if prof.lost != 0 {
+	if lost := prof.lost.Load(); lost != 0 {
 		k.n = 0
-		k.s("prof-lost ").d(int64(prof.lost)).record()
+		k.s("prof-lost ").d(int64(lost)).record()
 	}
 }

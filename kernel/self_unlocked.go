@@ -17,8 +17,8 @@ import (
 // fixed for their lives (proc.go, thread.go), so they are read without the lock: the thread is
 // running here, so neither can end meanwhile.
 //
-// Left to the BKL: everything while strace runs (it logs under the lock) or the profiler or the
-// scheduler trace does, a thread that needs the kernel on its way out (needsKernel: a signal to
+// Left to the BKL: everything while strace runs (it logs under the lock) or the scheduler trace
+// does, a thread that needs the kernel on its way out (needsKernel: a signal to
 // deliver), and both calls with the kernel option sleepbkl=1 (which keeps the calls a thread
 // makes about itself under the lock: sleep_unlocked.go).
 //
@@ -33,7 +33,7 @@ func selfUnlockedOK(f *arch.Frame, cpu int) bool {
 		return false
 	}
 	gp := cpus[cpu].cur
-	return gp != 0 && !cmd.sleepBKL && prof.hz == 0 && !cmd.trace && !cmd.strace && !needsKernel(&threads[gp])
+	return gp != 0 && !cmd.sleepBKL && !cmd.trace && !cmd.strace && !needsKernel(&threads[gp])
 }
 
 // selfUnlocked answers the call selfUnlockedOK accepted (entered at cycle t0) and resumes its

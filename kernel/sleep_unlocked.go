@@ -31,7 +31,8 @@ import (
 //   - sched_yield: the thread goes to the tail of its P's queue (S.GoYield) and the core picks;
 //   - the timer interrupt, and a deadline the idle poll reached (idle.go), when nothing the BKL
 //     guards is due: no timeout on waiters and no real-clock timer up to now (unlockedView),
-//     no periodic tick (CPU-time timers sample on it), no profiler or trace. It expires
+//     no periodic tick (CPU-time timers sample on it), no trace (the profiler samples here:
+//     profTick). It expires
 //     futexQ's timeouts (expireQueue: futex waits with ETIMEDOUT, sleeps with 0), asks the
 //     policy whether the running thread's slice is over (S.Tick: its own locks) and, if so,
 //     preempts it (S.Preempt) and picks the next; an idle core picks.
@@ -55,7 +56,7 @@ func sleepUnlockedOK(f *arch.Frame, cpu int) bool {
 		return false
 	}
 	gp := cpus[cpu].cur
-	if gp == 0 || cmd.sleepBKL || prof.hz != 0 || cmd.trace || cmd.strace {
+	if gp == 0 || cmd.sleepBKL || cmd.trace || cmd.strace {
 		return false
 	}
 	if nr == nrNanosleep && !timespecShapeOK(uintptr(a0)) {
@@ -120,17 +121,30 @@ func sleepUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 // if it cannot be read that way or is invalid (readTimespec's EINVAL), for the BKL path to say
 // so. Little-endian on both architectures.
 func loadTimespecUnlocked(pt mm.PageTable, p uintptr) (ns int64, ok bool) {
-	var w [4]uint32
+	sec, ok1 := peekUser64(pt, p)
+	nsec, ok2 := peekUser64(pt, p+8)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	return timespecNS(int64(sec), int64(nsec))
+}
+
+// peekUser64 reads the 8 bytes at user address p (4-aligned) without the BKL, as the futex
+// word is read: page table pt (the one loaded) is asked whether the program itself may read
+// each word, then arch.LoadUser32 reads it, a fault being a failed read. Not atomic as a whole.
+func peekUser64(pt mm.PageTable, p uintptr) (uint64, bool) {
+	var w [2]uint32
 	for i := range w {
 		a := p + uintptr(4*i)
 		if !pt.PeekUserWord(a) {
 			return 0, false
 		}
+		var ok bool
 		if w[i], ok = arch.LoadUser32(a); !ok {
 			return 0, false
 		}
 	}
-	return timespecNS(int64(w[0])|int64(w[1])<<32, int64(w[2])|int64(w[3])<<32)
+	return uint64(w[0]) | uint64(w[1])<<32, true
 }
 
 // timerUnlockedOK reports whether the timer interrupt f on core cpu — or, with f nil, a
@@ -138,7 +152,7 @@ func loadTimespecUnlocked(pt mm.PageTable, p uintptr) (ns int64, ok bool) {
 // is due or on (see above), and the interrupted thread, if any, was in user mode and needs
 // nothing of the kernel's on its way back.
 func timerUnlockedOK(f *arch.Frame, cpu int) bool {
-	if cmd.sleepBKL || prof.hz != 0 || cmd.trace || unlockedView.periodic.Load() {
+	if cmd.sleepBKL || cmd.trace || unlockedView.periodic.Load() {
 		return false
 	}
 	if d := unlockedView.next.Load(); d != 0 && d <= nanotime() {
@@ -166,6 +180,7 @@ func timerUnlocked(f *arch.Frame, cpu int, t0 uint64) *arch.Frame {
 	gp := c.cur
 	if gp == 0 { // the halt or poll of an idle core: end its idle stretch (as wakeUnlocked)
 		if c.idleSince != 0 {
+			profIdleCycles(cpu, t0-c.idleSince)
 			c.idleSeq.Add(1) // for cpuTime's readers (percpu.go)
 			c.idleCycles += t0 - c.idleSince
 			c.idleSince = 0
@@ -175,6 +190,7 @@ func timerUnlocked(f *arch.Frame, cpu int, t0 uint64) *arch.Frame {
 		countTimer(tick, early, false, false)
 		return pickUnlocked(cpu, t0, ktimeTimer)
 	}
+	profTick(gp, cpu, now, f.PC(), f.FramePointer(), rootOf(procs[threads[gp].proc].space))
 	preempt := S.TickNoPoll(cpu, now) // the network poller is the BKL's (net_poller.go)
 	countTimer(tick, early, preempt, false)
 	if !preempt {

@@ -49,6 +49,9 @@ func trap(f *arch.Frame) *arch.Frame {
 		}
 		kernelFault(f, "")
 	}
+	if prof.hz != 0 {
+		profEnter(f, cpu, cpus[cpu].cur) // for a path without the BKL, which samples too (profile.go)
+	}
 	var r *arch.Frame
 	switch {
 	case kind == arch.TrapIPI && arch.IPI(n) == arch.IPIWake && wakeUnlockedOK(cpu):
@@ -180,7 +183,7 @@ func trapLocked(f *arch.Frame, kind arch.TrapKind, n int, cpu int, entry int64) 
 		}
 		if t != nil {
 			cpuTimersCheck(gp, cpu) // a CPU timer's signal lands where the tick found the thread
-			profTick(t, gp, cpu, nanotime())
+			profTick(gp, cpu, nanotime(), t.frame.PC(), t.frame.FramePointer(), userSpace().PT)
 		}
 		timerTick(cpu, tick, early)
 	case arch.TrapIRQ:

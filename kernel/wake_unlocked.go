@@ -53,8 +53,9 @@ import (
 // core whose own way out arms its own timer for it.
 //
 // Also left to trapBKL, decided before anything is done (wakeUnlockedOK): wake-ups while the
-// profiler or the scheduler trace runs (their buffers are the BKL's), and with the kernel option
-// wakebkl=1, which keeps the old path for comparisons.
+// scheduler trace runs (its buffer is the BKL's), and with the kernel option wakebkl=1, which
+// keeps the old path for comparisons. The profiler samples these paths as they are: profEnter
+// at entry, profChargeUnlocked on the way out (profile.go).
 //
 // The network poller is not one of them. It needs the kernel's socket and device state, so its
 // Waiters tells the scheduler "none" without the BKL and the scheduler never polls from here:
@@ -91,7 +92,7 @@ func publishUnlockedView() {
 // wakeUnlockedOK reports whether an IPIWake (or a poll kick) on core cpu may be handled by
 // wakeUnlocked: the core is idle, and nothing that wakeUnlocked leaves to the BKL is on.
 func wakeUnlockedOK(cpu int) bool {
-	return cpus[cpu].cur == 0 && !cmd.wakeBKL && prof.hz == 0 && !cmd.trace
+	return cpus[cpu].cur == 0 && !cmd.wakeBKL && !cmd.trace
 }
 
 // wakeUnlocked handles a wake-up of idle core cpu that entered the kernel at cycle t0 (its
@@ -101,6 +102,7 @@ func wakeUnlocked(cpu int, t0 uint64) *arch.Frame {
 	c := &cpus[cpu]
 	entry := nanotimeAt(t0)
 	if c.idleSince != 0 { // the halt this wake-up ended (as in trapBKL)
+		profIdleCycles(cpu, t0-c.idleSince)
 		c.idleSeq.Add(1) // for cpuTime's readers (percpu.go)
 		c.idleCycles += t0 - c.idleSince
 		c.idleSince = 0
@@ -144,6 +146,7 @@ func pickUnlocked(cpu int, t0 uint64, b int) *arch.Frame {
 	t1 := arch.Cycles()
 	c.kernelCycles += t1 - t0
 	ktimeCharge(b, t1-t0)
+	profChargeUnlocked(cpu, b, t1-t0)
 	atomic.AddUint64(&stats.unlockedWakes, 1)
 	sendDeferredWakes(cpu) // the scheduler may have woken another core (wakep)
 	return &t.frame
@@ -163,7 +166,7 @@ func pickUnlocked(cpu int, t0 uint64, b int) *arch.Frame {
 // wants the periodic tick, which the way out arms (unlockedView.periodic, published first).
 func kickUnlockedOK(f *arch.Frame, cpu int) bool {
 	gp := cpus[cpu].cur
-	return gp != 0 && f.FromUser() && !cmd.wakeBKL && prof.hz == 0 && !cmd.trace && !needsKernel(&threads[gp])
+	return gp != 0 && f.FromUser() && !cmd.wakeBKL && !cmd.trace && !needsKernel(&threads[gp])
 }
 
 // kickUnlocked handles the IPI kickUnlockedOK accepted, entered at cycle t0: acknowledge it,
@@ -200,6 +203,7 @@ func resumeUnlocked(f *arch.Frame, cpu int, gp sched.GID, t0 uint64, b int) *arc
 	t1 := arch.Cycles()
 	cpus[cpu].kernelCycles += t1 - t0
 	ktimeCharge(b, t1-t0)
+	profChargeUnlocked(cpu, b, t1-t0)
 	sendDeferredWakes(cpu) // S.Ready may have woken another core (wakep)
 	return f
 }
@@ -224,6 +228,7 @@ func idleUnlocked(cpu int, t0 uint64, b int) {
 	t1 := arch.Cycles()
 	c.kernelCycles += t1 - t0
 	ktimeCharge(b, t1-t0)
+	profChargeUnlocked(cpu, b, t1-t0)
 	atomic.AddUint64(&stats.unlockedIdle, 1)
 	if unlockedView.netWaiters.Load() {
 		idleHaltsUnlocked.Add(1) // as schedule counts its idle halts (netStat)

@@ -77,9 +77,14 @@ func ParseProfRecord(text string) (ProfRecord, error) {
 		return r, fmt.Errorf("%d fields, want at least 4", len(f))
 	}
 	r.Kind = f[0]
-	for _, c := range r.Kind {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+	for _, name := range strings.SplitN(r.Kind, "/", 2) {
+		if name == "" {
 			return r, fmt.Errorf("bad kind %q", r.Kind)
+		}
+		for _, c := range name {
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+				return r, fmt.Errorf("bad kind %q", r.Kind)
+			}
 		}
 	}
 	cpu, err1 := strconv.Atoi(f[1])
@@ -107,7 +112,8 @@ func ParseProfRecord(text string) (ProfRecord, error) {
 // protobuf: go tool pprof reads it). Each record is one sample worth 1/HZ s of a core: program
 // frames symbolized from bootELF (the program and the kernel) or exeELF (/bin/NAME, the children
 // execve loads; "" if none), and, for kernel and idle time, a frame of their own on top
-// ("[kernel] futex", "[idle]"). Samples carry the core and thread as labels.
+// ("[kernel] futex", "[idle]"; a BKL wait is two: "[kernel] bkl-wait" over "[kernel] futex").
+// Samples carry the core and thread as labels.
 func WriteProfile(path string, recs []Record, bootELF, exeELF string) (ProfileStats, error) {
 	var st ProfileStats
 	var images []*symbolizer
@@ -200,8 +206,11 @@ func WriteProfile(path string, recs []Record, bootELF, exeELF string) (ProfileSt
 				st.Idle++
 				stack = append(stack, pseudo("[idle]"))
 			default:
+				// "bkl-wait/futex": the lock wait, over the work that waited for it.
 				st.Kernel++
-				stack = append(stack, pseudo("[kernel] "+pr.Kind))
+				for _, name := range strings.SplitN(pr.Kind, "/", 2) {
+					stack = append(stack, pseudo("[kernel] "+name))
+				}
 			}
 			for i, pc := range pr.PCs {
 				stack = append(stack, location(pc, i > 0))

@@ -35,7 +35,7 @@ func writer(done <-chan struct{}) {
 			return
 		default:
 		}
-		for i := 0; i < 200; i++ {
+		for i := 0; i < 1000; i++ {
 			f.Write(buf)
 		}
 		time.Sleep(2 * time.Millisecond)
