@@ -37,6 +37,8 @@ type cmdState struct {
 	wakeBKL bool   // wakebkl=1: idle wake-ups take the BKL too, as before the split (wake_unlocked.go)
 	// futexbkl=1: the runtime's futex calls take the BKL too, as before the split (futex_unlocked.go)
 	futexBKL bool
+	// sigbkl=1: the runtime's tgkill takes the BKL too, as before the split (signal_unlocked.go)
+	sigBKL bool
 	// sleepbkl=1: sleeps, yields, getpid, gettid and the timer interrupt take the BKL too
 	// (sleep_unlocked.go, self_unlocked.go)
 	sleepBKL bool
@@ -203,6 +205,8 @@ func parseCmdline(line []byte) {
 			cmd.wakeBKL = r.n > 8 && b[8] == '1'
 		case hasPrefix(b, "futexbkl="):
 			cmd.futexBKL = r.n > 9 && b[9] == '1'
+		case hasPrefix(b, "sigbkl="):
+			cmd.sigBKL = r.n > 7 && b[7] == '1'
 		case hasPrefix(b, "sleepbkl="):
 			cmd.sleepBKL = r.n > 9 && b[9] == '1'
 		case hasPrefix(b, "faultbkl="):

@@ -69,9 +69,10 @@
 //   - unlocked: trap context without the BKL — an idle core's wake-up and a running one's kick
 //     (wake_unlocked.go), the Go runtime's futex calls (futex_unlocked.go), nanosleep,
 //     sched_yield and the timer interrupt when nothing of the BKL's is due (sleep_unlocked.go),
-//     getpid and gettid (self_unlocked.go), a page's first touch (fault_unlocked.go), the idle
-//     poll, a TLB-shootdown IPI. It writes only its core's own state, the scheduler's, data under a
-//     lock below the BKL (the futex queue) and atomics; it reads the thread it picks after
+//     getpid and gettid (self_unlocked.go), a page's first touch (fault_unlocked.go), tgkill to
+//     a thread of the caller's process (signal_unlocked.go), the idle poll, a TLB-shootdown IPI.
+//     It writes only its core's own state, the scheduler's, data under a lock below the BKL (the
+//     futex queue) and atomics (a thread's pending signals among them); it reads the thread it picks after
 //     arch.Fence and resumes it only once no other core holds it (oncpu.go), the machine-wide
 //     timer inputs from unlockedView and futexQ.next (timer.go unlockedNext), user memory only
 //     through arch.LoadUser32 (a fault there is a failed read, not a kernel fault), and a few
@@ -101,12 +102,14 @@
 // # Ownership
 //
 // The words of sched/doc.go: "protected by the BKL" (most kernel data: the thread and process
-// tables, the fd tables and open files, epoll, signal state, the IRQ table's counts); "under
+// tables, the fd tables and open files, epoll, signal state but the pending sets, the IRQ
+// table's counts); "under
 // futexQ's lock" (the futex waiters and sleepers and their wait fields: futex.go); "owned by the core"
 // (cpuState's fields, written only by that core); "held by a core" (a thread's x87 state and
 // frame while it runs or its core switches away: oncpu.go); "atomic" (bkl, smpGo,
-// cpuState.flushReq, cpuState.tlbState, cpuState.polling, unlockedView, onCPU, CPU times, ktime
-// and the stats counters the unlocked paths count); "immutable after boot" (clock, bootTimes,
+// cpuState.flushReq, cpuState.tlbState, cpuState.polling, unlockedView, onCPU, CPU times, ktime,
+// a thread's sigpending — under signal.go's rule — and the stats counters the unlocked paths
+// count); "immutable after boot" (clock, bootTimes,
 // ncpu, processID, imageText, vdsoState, the board's hand-off). Each global says which.
 //
 // # Lock order
@@ -130,10 +133,12 @@
 // (wake_unlocked.go; it takes the scheduler's locks only), a kick to a running core with nothing
 // to deliver (the same file), the runtime's futex calls (futex_unlocked.go: futexQ's lock and the
 // scheduler's), its sleeps and yields and the timer interrupts that end the sleeps
-// (sleep_unlocked.go: the same), getpid and gettid, and a page fault's first touch of a page
-// (fault_unlocked.go: mm's lock alone). Every wait for a lock or for a thread another core holds
+// (sleep_unlocked.go: the same), getpid and gettid, a page fault's first touch of a page
+// (fault_unlocked.go: mm's lock alone), and the runtime's tgkill (signal_unlocked.go: futexQ's
+// lock and the scheduler's). Every wait for a lock or for a thread another core holds
 // acknowledges shootdowns, whose sender may hold what it waits for. The rest of the split
-// (threads, fds, mm's other calls, signals) is the next step; smp.go says what it needs.
+// (threads, fds, mm's other calls, signal delivery and rt_sigreturn) is the next step; smp.go
+// says what it needs.
 //
 // # Invariants
 //
@@ -155,7 +160,8 @@
 // timer.go the one-shot timer; clock.go; smp.go the BKL, shootdowns, the other cores;
 // wake_unlocked.go an idle core's wake-up without the BKL; futex_unlocked.go the runtime's futex
 // calls without it; sleep_unlocked.go its sleeps, yields and timer interrupts; self_unlocked.go
-// getpid and gettid; fault_unlocked.go a page's first touch; oncpu.go which core holds a thread; spinlock.go locks below the BKL;
+// getpid and gettid; fault_unlocked.go a page's first touch; signal_unlocked.go tgkill;
+// oncpu.go which core holds a thread; spinlock.go locks below the BKL;
 // percpu.go; platform.go sched.Platform; thread.go; signal.go delivery and rt_sigreturn;
 // sigsource.go the siginfo of timer and kernel signals; cputime.go CPU-time accounting;
 // ptimer.go POSIX timers; itimer.go setitimer's timers;

@@ -269,7 +269,7 @@ func timerSend(k *ptimer, cpu int) {
 		return
 	}
 	bit := sigbit(sig)
-	if t.sigpending&bit != 0 {
+	if t.sigpending.Load()&bit != 0 {
 		if t.sigTimer&bit != 0 {
 			// Another timer's instance is pending: Linux would queue both; gmpos has one slot
 			// per signal, so this expiry counts as one of the other's overruns and this timer
@@ -317,7 +317,7 @@ func timerCancelSignal(k *ptimer) {
 		t := &threads[k.queuedAt]
 		if bit := sigbit(int(k.signo)); t.sigTimer&bit != 0 {
 			t.sigTimer &^= bit
-			t.sigpending &^= bit
+			t.sigpending.And(^bit)
 		}
 	}
 	k.queued, k.ignored = false, false

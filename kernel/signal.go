@@ -14,7 +14,15 @@ import (
 // through rt_sigreturn. Faults become SIGSEGV/SIGBUS/SIGFPE with the si_code/si_addr that turn a
 // nil dereference into a Go panic; tgkill(SIGURG) is the runtime's asynchronous preemption.
 //
-// Everything here is protected by the BKL.
+// Everything here is protected by the BKL, but for one thing: the runtime's tgkill posts its
+// signal without it (signal_unlocked.go), so a thread's pending set may gain a bit at any time —
+// sigpending is atomic — and a sender without the BKL decides whether to interrupt or kick the
+// thread from a mask and a wait state it reads unlocked. What makes that sound is one rule,
+// Dekker's: a sender stores the pending bit, fences, then reads the thread's mask and wait; the
+// thread, before it returns to user mode or goes to sleep, stores its new mask or wait, fences,
+// then reads its pending set (deliverable, setTemporarySigmask, wait.go pendingInterrupts,
+// wake_unlocked.go's way out: needsKernel after its fence). So either the sender sees a mask
+// that lets the signal in and a wait to end or a core to kick, or the thread sees the bit.
 
 // Signal numbers (asm-generic/signal.h; x86 and arm64 agree on the ones used here).
 const (
@@ -95,13 +103,13 @@ func postFault(t *Thread, sig int, code int32, addr uintptr) {
 		fatalSignal(t, sig)
 		return
 	}
-	t.sigpending |= sigbit(sig)
+	t.sigpending.Or(sigbit(sig))
 }
 
 // postSignal queues an asynchronous (kill, tgkill) signal for t and interrupts a blocking system
 // call with EINTR if t does not block the signal.
 func postSignal(t *Thread, gp sched.GID, sig int, cpu int) {
-	t.sigpending |= sigbit(sig)
+	t.sigpending.Or(sigbit(sig))
 	if t.sigmask&sigbit(sig) == 0 {
 		interruptWait(gp, sig, cpu)
 		kickThread(gp, cpu)
@@ -112,7 +120,8 @@ func postSignal(t *Thread, gp sched.GID, sig int, cpu int) {
 // that core takes a wake-up IPI and, on its way back out, looks at gp (a signal to deliver, a
 // kill) — Linux's kick_process. Without it the thread would run on until its next trap, which
 // a core without ticks (timer.go tickAt) may not take for a long time. The IPI goes out when
-// this core releases the BKL (smp.go). BKL held.
+// this core releases the BKL (smp.go), or on the way out of a path without it
+// (sendDeferredWakes). BKL held, or futexQ's lock (signal_unlocked.go).
 //
 // The caller has just changed what gp must see (a signal, a kill); the fence orders that store
 // before the loads of cur, as an idle core's wake-up without the BKL orders its store of cur
@@ -126,13 +135,22 @@ func kickThread(gp sched.GID, cpu int) {
 	}
 }
 
+// deliverable reports whether t has a pending signal its mask lets in, on its way back to user
+// mode (schedule): after a fence, so that a mask it just changed is visible to senders without
+// the BKL before it reads what they posted (see above).
+func deliverable(t *Thread) bool {
+	arch.Fence()
+	return t.sigpending.Load()&^t.sigmask != 0
+}
+
 // setTemporarySigmask makes mask t's blocked set for the duration of a wait, remembering the
 // current one (Linux's set_user_sigmask). It reports whether a pending signal is now deliverable,
 // in which case the caller returns EINTR at once.
 func setTemporarySigmask(t *Thread, mask uint64) bool {
 	t.savedSigmask, t.restoreSigmask = t.sigmask, true
 	t.sigmask = mask &^ unblockable
-	return t.sigpending&^t.sigmask != 0
+	arch.Fence() // the mask before pending: see deliverable
+	return t.sigpending.Load()&^t.sigmask != 0
 }
 
 // sigmaskToSave is the blocked set a signal frame records, for rt_sigreturn to restore: the
@@ -174,7 +192,7 @@ func altStackFlags(t *Thread, sp uintptr) uint64 {
 // mode: the synchronous fault signal if there is one — it describes the instruction t is on, and
 // Linux delivers it before anything else (dequeue_synchronous_signal) — else the lowest-numbered.
 func deliverSignal(t *Thread, gp sched.GID, cpu int) {
-	ready := t.sigpending &^ t.sigmask
+	ready := t.sigpending.Load() &^ t.sigmask
 	sig := 1
 	if t.faultSig != 0 && ready&sigbit(t.faultSig) != 0 {
 		sig = t.faultSig
@@ -184,7 +202,7 @@ func deliverSignal(t *Thread, gp sched.GID, cpu int) {
 			sig++
 		}
 	}
-	t.sigpending &^= sigbit(sig)
+	t.sigpending.And(^sigbit(sig))
 	src := takeSigSource(t, gp, sig) // a timer's or the kernel's siginfo, or kill's (sigsource.go)
 	act := &procOf(t).sigactions[sig]
 	switch act.handler {

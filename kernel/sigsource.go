@@ -141,7 +141,7 @@ func postKernelSignal(k int, prefer sched.GID, sig int, cpu int) {
 		return
 	}
 	t := &threads[gp]
-	if sigIgnoredBy(t, sig) || t.sigpending&sigbit(sig) != 0 {
+	if sigIgnoredBy(t, sig) || t.sigpending.Load()&sigbit(sig) != 0 {
 		return
 	}
 	t.sigKernel |= sigbit(sig)

@@ -89,6 +89,11 @@ func threadExit(t *Thread, gp sched.GID, cpu int) {
 	S.Exit(cpu)
 	signalsThreadExit(t, gp, cpu) // what it had pending for the process (sigsource.go)
 	k := int(t.proc)
+	// A sender without the BKL looks the tid up under futexQ's lock (signal_unlocked.go): it
+	// posts to this thread before, or finds no such thread after — never to the slot's next.
+	futexQ.lock.lock(cpu)
+	t.tid = 0
+	futexQ.lock.unlock(cpu)
 	*t = Thread{}
 	procThreadGone(k, cpu)
 }
@@ -112,7 +117,8 @@ func exitProcess(code int) {
 			s(" unlocked-timer=").d(int64(atomic.LoadUint64(&stats.unlockedTimer))).
 			s(" unlocked-timed-futex=").d(int64(atomic.LoadUint64(&stats.unlockedTimedFutex))).s(" unlocked-kicks=").d(int64(atomic.LoadUint64(&stats.unlockedKicks))).s(" unlocked-self=").d(int64(atomic.LoadUint64(&stats.unlockedSelf))).
 			s(" unlocked-faults=").d(int64(atomic.LoadUint64(&stats.unlockedFaults))).s(" fault-fallbacks=").d(int64(atomic.LoadUint64(&stats.faultFallbacks))).
-			s(" lazy-skips=").d(int64(stats.lazySkips)).s(" lazy-flushes=").d(int64(atomic.LoadUint64(&stats.lazyFlushes))).record()
+			s(" lazy-skips=").d(int64(stats.lazySkips)).s(" lazy-flushes=").d(int64(atomic.LoadUint64(&stats.lazyFlushes))).
+			s(" unlocked-signals=").d(int64(atomic.LoadUint64(&stats.unlockedSignals))).s(" sig-fallbacks=").d(int64(atomic.LoadUint64(&stats.sigFallbacks))).record()
 		ktimeReport()
 		for i := 0; i < ncpu; i++ { // where each core's time went; the rest was user time
 			kt, idle := cpuTime(i)

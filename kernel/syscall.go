@@ -500,4 +500,9 @@ var stats struct {
 	// Page faults without the BKL (fault_unlocked.go), atomic: answered without it; begun and
 	// handed to it (not a first touch, a forbidden access, no memory, a free list to sync).
 	unlockedFaults, faultFallbacks uint64
+
+	// tgkill without the BKL (signal_unlocked.go), atomic: signals posted without it; calls it
+	// began and handed to it (a thread that does not exist or is another process's, or whose
+	// wait only the BKL may end).
+	unlockedSignals, sigFallbacks uint64
 }

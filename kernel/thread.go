@@ -4,6 +4,8 @@
 package kernel
 
 import (
+	"sync/atomic"
+
 	"gmpos/kernel/arch"
 	"gmpos/sched"
 )
@@ -37,9 +39,10 @@ type Thread struct {
 	// without the BKL too, so the waker may have set the call's result already (syscall).
 	queued bool
 
-	// Signals (signal.go).
+	// Signals (signal.go). sigpending is atomic: senders without the BKL set bits in it
+	// (signal_unlocked.go), so every change is an atomic Or or And, never a plain store.
 	sigmask    uint64
-	sigpending uint64
+	sigpending atomic.Uint64
 	// savedSigmask is the mask to restore after a call that waits with a temporary one
 	// (epoll_pwait), if restoreSigmask: Linux's saved_sigmask and TIF_RESTORE_SIGMASK.
 	savedSigmask   uint64

@@ -63,6 +63,8 @@ func trap(f *arch.Frame) *arch.Frame {
 		r = selfUnlocked(f, cpu, t0) // getpid, gettid: the caller's identity, without it
 	case kind == arch.TrapSyscall && futexUnlockedOK(f, cpu):
 		r = futexUnlocked(f, n, cpu, t0) // the runtime's futex calls, without it (futex_unlocked.go)
+	case kind == arch.TrapSyscall && tgkillUnlockedOK(f, cpu):
+		r = tgkillUnlocked(f, n, cpu, t0) // the runtime's preemption signal, without it
 	case kind == arch.TrapSyscall && sleepUnlockedOK(f, cpu):
 		r = sleepUnlocked(f, n, cpu, t0) // nanosleep and sched_yield, without it (sleep_unlocked.go)
 	case kind == arch.TrapFault && faultUnlockedOK(f, cpu):
@@ -244,7 +246,7 @@ func schedule(cpu int) *arch.Frame {
 		// exit-to-user loop does; a handler masks its own signal, so this ends. (A fatal
 		// default action ends the process: the program's never returns, a child's makes the
 		// check above end this thread.)
-		for n := 0; t.sigpending&^t.sigmask != 0 && n < nSig && procOf(t).state == procLive; n++ {
+		for n := 0; deliverable(t) && n < nSig && procOf(t).state == procLive; n++ {
 			deliverSignal(t, gp, cpu)
 		}
 		if procOf(t).state == procLive && !t.killed {

@@ -6,6 +6,7 @@ package kernel
 import (
 	"sync/atomic"
 
+	"gmpos/kernel/arch"
 	"gmpos/sched"
 )
 
@@ -136,7 +137,8 @@ func onFutexQ(kind waitKind) bool { return kind == waitFutex || kind == waitSlee
 // it would wait, undelivered, for whatever ends the sleep. syscall calls it after the result
 // handling, so that a restart (SA_RESTART) keeps the call's number.
 func pendingInterrupts(t *Thread, gp sched.GID, cpu int) {
-	ready := t.sigpending &^ t.sigmask
+	arch.Fence() // the wait block stored before pending: see deliverable (signal.go)
+	ready := t.sigpending.Load() &^ t.sigmask
 	if ready == 0 || !blocked(gp) {
 		return
 	}

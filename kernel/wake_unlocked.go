@@ -256,7 +256,7 @@ func markPolling(cpu int) {
 // under the BKL: killed, its process ending, a deliverable signal, a temporary signal mask to
 // restore. Read without the lock, after arch.Fence (see above).
 func needsKernel(t *Thread) bool {
-	return t.killed || procOf(t).state != procLive || t.sigpending&^t.sigmask != 0 || t.restoreSigmask
+	return t.killed || procOf(t).state != procLive || t.sigpending.Load()&^t.sigmask != 0 || t.restoreSigmask
 }
 
 // startCharging makes core cpu charge thread gp from now on (chargeSystem's effect when the core
