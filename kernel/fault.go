@@ -4,6 +4,8 @@
 package kernel
 
 import (
+	"unsafe"
+
 	"gmpos/kernel/arch"
 	"gmpos/kernel/mm"
 )
@@ -175,13 +177,25 @@ func kernelRecurse(n int) int {
 	return kernelRecurse(n+1) + int(pad[(n+7)%256])
 }
 
-// checkUserFixup reads user address 0, never mapped, through arch.LoadUser32 once at boot. The
-// kernel relies on that read failing cleanly (futex_unlocked.go reads futex words without the
-// BKL, and another core may unmap one meanwhile), but the race that needs it is rare: this
-// exercises the exception fixup on every boot, on every architecture (klog's user-fixups
-// counts it), and a broken one stops the boot with the kernel's fault report.
+// checkUserFixup reads user address 0, never mapped, through arch.LoadUser32 once at boot, and
+// copies from it and to it with arch.CopyUser (a word and a byte each way: every entry of the
+// exception table). The kernel relies on those accesses failing cleanly (the paths without the
+// BKL read futex words and signal frames, and another core may unmap them meanwhile), but the
+// race that needs it is rare: this exercises the fixups on every boot, on every architecture
+// (klog's user-fixups counts them: 5), and a broken one stops the boot with the kernel's fault
+// report. The kernel side is a word on the boot stack.
 func checkUserFixup() {
 	if _, ok := arch.LoadUser32(0); ok {
 		bootPanic("reading unmapped user address 0 succeeded")
+	}
+	var w [2]uint64
+	k := uintptr(unsafe.Pointer(&w[0]))
+	for _, n := range []uintptr{8, 1} {
+		if arch.CopyUser(k, 0, n) {
+			bootPanic("copying from unmapped user address 0 succeeded")
+		}
+		if arch.CopyUser(0, k, n) {
+			bootPanic("copying to unmapped user address 0 succeeded")
+		}
 	}
 }

@@ -89,5 +89,6 @@ func Online() int                     { return amd64.Online() }
 func Random() (uint64, bool) { return amd64.Random() }
 
 func LoadUser32(addr uintptr) (uint32, bool) { return amd64.LoadUser32(addr) }
+func CopyUser(dst, src, n uintptr) bool      { return amd64.CopyUser(dst, src, n) }
 func FixupUserAccess(f *Frame) bool          { return amd64.FixupUserAccess(f) }
 func UserFixups() uint64                     { return amd64.UserFixups() }

@@ -89,5 +89,6 @@ func Online() int                     { return arm64.Online() }
 func Random() (uint64, bool) { return arm64.Random() }
 
 func LoadUser32(addr uintptr) (uint32, bool) { return arm64.LoadUser32(addr) }
+func CopyUser(dst, src, n uintptr) bool      { return arm64.CopyUser(dst, src, n) }
 func FixupUserAccess(f *Frame) bool          { return arm64.FixupUserAccess(f) }
 func UserFixups() uint64                     { return arm64.UserFixups() }

@@ -59,9 +59,10 @@ var (
 
 	_ func() (uint64, bool) = Random
 
-	_ func(uintptr) (uint32, bool) = LoadUser32
-	_ func(*Frame) bool            = FixupUserAccess
-	_ func() uint64                = UserFixups
+	_ func(uintptr) (uint32, bool)         = LoadUser32
+	_ func(uintptr, uintptr, uintptr) bool = CopyUser
+	_ func(*Frame) bool                    = FixupUserAccess
+	_ func() uint64                        = UserFixups
 )
 
 // The constants of the contract, with the kinds they must have.

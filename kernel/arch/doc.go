@@ -92,21 +92,26 @@
 //	                     (4-aligned, below the user end), read through the current page table
 //	                     as an atomic load (x86 MOV, arm64 LDAR); ok is false if the read
 //	                     faulted because the page is not mapped or not readable
-//	FixupUserAccess(f)   for a fault taken in kernel mode: if it is LoadUser32's load, point f
-//	                     at the routine's failure exit, so that resuming f returns ok = false
-//	                     to its caller, and report true; false is a real kernel fault
+//	CopyUser(dst, src, n) ok: n bytes from src to dst, one side or both user memory the caller
+//	                     has checked lies below the user end, through the current page table;
+//	                     false if a fault on either side ended it (a prefix may have been
+//	                     copied)
+//	FixupUserAccess(f)   for a fault taken in kernel mode: if it is at one of these routines'
+//	                     user accesses (the exception table), point f at the routine's failure
+//	                     exit, so that resuming f returns ok = false to its caller, and report
+//	                     true; false is a real kernel fault
 //	UserFixups()         how many faults FixupUserAccess fixed (atomic, for statistics)
 //
 // The kernel reads user memory directly (neither x86 SMAP nor arm64 PAN is enabled), which is
-// safe while it holds the big kernel lock, since munmap needs it too. A read made without the
-// lock — a futex word — races with another core's munmap; LoadUser32 is that read, with the one
-// entry of what Linux calls the exception table (arch/x86/mm/extable.c, arch/arm64/mm/extable.c):
-// the faulting instruction's address maps to a failure exit. The kernel's trap calls
-// FixupUserAccess for a kernel-mode TrapFault after SpuriousFault and before reporting the
-// fault, and resumes f in place when it returns true. Each port writes the load as the first
-// instruction of an assembly symbol and the failure exit as another one with the same argument
-// frame, both without a frame of their own, so that the stack (and arm64's link register) at the
-// fault is what the failure exit needs to return to LoadUser32's caller.
+// safe while it holds the big kernel lock, since munmap needs it too. An access made without the
+// lock — a futex word, a signal frame — races with another core's munmap; LoadUser32 and CopyUser
+// are those accesses, with what Linux calls the exception table (arch/x86/mm/extable.c,
+// arch/arm64/mm/extable.c): each faulting instruction's address maps to a failure exit. The
+// kernel's trap calls FixupUserAccess for a kernel-mode TrapFault after SpuriousFault and before
+// reporting the fault, and resumes f in place when it returns true. Each port writes every user
+// access as the first instruction of an assembly symbol and the failure exits as other ones with
+// the same argument frame, all without a frame of their own, so that the stack (and arm64's link
+// register) at the fault is what the failure exit needs to return to the routine's caller.
 //
 // # Cores
 //

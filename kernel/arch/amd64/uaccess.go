@@ -1,4 +1,4 @@
-// A kernel read of user memory that may fault: LoadUser32 and its exception fixup.
+// Kernel accesses to user memory that may fault: LoadUser32, CopyUser and the exception table.
 // SPDX-License-Identifier: BSD-3-Clause
 
 package amd64
@@ -36,31 +36,58 @@ func loadUser32Insn(addr uintptr) (v uint32, ok bool)
 // points at the return address and the argument frame is where the failure exit expects it.
 func loadUser32Fail(addr uintptr) (v uint32, ok bool)
 
-// The addresses of loadUser32Insn and loadUser32Fail, stored by the linker (DATA/GLOBL in
-// uaccess_amd64.s: a definition with content takes the place of these zero-valued ones). Go code
-// outside the runtime has no abi.FuncPCABI0, and two words read in the trap handler are simpler
+// CopyUser copies n bytes from src to dst, where one or both lie in the user half, through the
+// current page table, and reports whether it got through: a fault on either side (#PF: no
+// mapping that allows the access) ends the copy there, and the fault handler's FixupUserAccess
+// resumes it at copyUserFail — a prefix may have been copied, the rest not. The caller has
+// checked that the user range lies below the end of the user half; what it cannot check without
+// the big kernel lock is that the pages stay mapped. Linux's copy_from_user and copy_to_user
+// (arch/x86/lib/copy_user_64.S), with the exception table's two entries. Implemented in
+// uaccess_amd64.s: words with REP MOVSQ, then bytes with REP MOVSB, each the first instruction
+// of a symbol of its own (copyUserWords, copyUserBytes), so that the faulting RIP is a known
+// address; like LoadUser32's, no routine has a frame, so the failure exit returns to
+// CopyUser's caller.
+func CopyUser(dst, src, n uintptr) (ok bool)
+
+// copyUserWords, copyUserBytes and copyUserFail are CopyUser's parts, not callable from Go: the
+// copy's registers (DI, SI, CX, and DX for the bytes after the words) are set. Declared for their
+// argument frame, which is CopyUser's (go vet's asmdecl checks the offsets against it).
+func copyUserWords(dst, src, n uintptr) (ok bool)
+func copyUserBytes(dst, src, n uintptr) (ok bool)
+func copyUserFail(dst, src, n uintptr) (ok bool)
+
+// fixups is the exception table: pairs of (the address of an instruction that may fault on user
+// memory, the failure exit to resume at instead), stored by the linker (DATA/GLOBL in
+// uaccess_amd64.s: a definition with content takes the place of this zero-valued one). Go code
+// outside the runtime has no abi.FuncPCABI0, and a table read in the trap handler is simpler
 // than an assembly helper that returns the addresses.
-var loadUser32InsnPC, loadUser32FailPC uintptr
+var fixups [3][2]uintptr
 
 // userFixups counts the faults FixupUserAccess fixed, across cores.
 var userFixups atomic.Uint64
 
 // FixupUserAccess is called by the kernel's trap for a fault taken in kernel mode. If it is a
 // page fault or general-protection fault (a non-canonical address; the caller's check should
-// exclude it, but the fix is the same) at LoadUser32's load, it points the frame at the failure
-// exit, so that resuming it (IRETQ restores RIP, RSP and every register, trap_amd64.s) returns
-// ok = false to LoadUser32's caller; it counts the fix and reports true. Anything else is a real
-// kernel fault: false, and the caller reports it. This is Linux's exception table
-// (arch/x86/mm/extable.c, fixup_exception) reduced to its one entry.
+// exclude it, but the fix is the same) at an instruction of the exception table (fixups:
+// LoadUser32's load, CopyUser's two copies), it points the frame at that entry's failure exit, so
+// that resuming it (IRETQ restores RIP, RSP and every register, trap_amd64.s) returns ok = false
+// to the routine's caller; it counts the fix and reports true. Anything else is a real kernel
+// fault: false, and the caller reports it. This is Linux's exception table
+// (arch/x86/mm/extable.c, fixup_exception) reduced to its three entries.
 //
 // Trap context: no allocation, no write barriers (the frame holds no pointers).
 func FixupUserAccess(f *Frame) bool {
-	if f.FromUser() || uintptr(f.IP) != loadUser32InsnPC || (f.Vector != VecPage && f.Vector != VecGP) {
+	if f.FromUser() || (f.Vector != VecPage && f.Vector != VecGP) {
 		return false
 	}
-	f.IP = uint64(loadUser32FailPC)
-	userFixups.Add(1)
-	return true
+	for _, e := range fixups {
+		if uintptr(f.IP) == e[0] {
+			f.IP = uint64(e[1])
+			userFixups.Add(1)
+			return true
+		}
+	}
+	return false
 }
 
 // UserFixups returns how many faults FixupUserAccess has fixed, for the kernel's statistics.

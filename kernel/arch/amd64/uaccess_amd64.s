@@ -1,4 +1,5 @@
-// LoadUser32 and its failure exit (uaccess.go): the one kernel read of user memory that may fault.
+// LoadUser32, CopyUser and their failure exits (uaccess.go): the kernel's accesses to user memory
+// that may fault.
 // SPDX-License-Identifier: BSD-3-Clause
 //
 // Neither routine has a frame (frame size 0: the assembler saves no BP, and NOSPLIT omits the
@@ -29,9 +30,45 @@ TEXT ·loadUser32Fail(SB),NOSPLIT,$0-13
 	MOVB	$0, ok+12(FP)
 	RET
 
-// The two addresses FixupUserAccess needs, as data: $·sym(SB) in assembly is the ABI0 symbol
+// func CopyUser(dst, src, n uintptr) (ok bool)
+// Words first (REP MOVSQ: under TCG each iteration of a REP string instruction is a pass of its
+// own, so eight bytes a pass beat one), then the n%8 bytes left (REP MOVSB). The count of bytes
+// left waits in DX; the direction flag is clear (trap's entry clears it: CLD).
+TEXT ·CopyUser(SB),NOSPLIT,$0-25
+	MOVQ	dst+0(FP), DI
+	MOVQ	src+8(FP), SI
+	MOVQ	n+16(FP), CX
+	MOVQ	CX, DX
+	SHRQ	$3, CX
+	ANDQ	$7, DX
+	JMP	·copyUserWords(SB)
+
+// func copyUserWords(dst, src, n uintptr) (ok bool): REP MOVSQ must stay the first
+// instruction. A fault leaves RIP at it (a REP string instruction faults restartably, with RCX,
+// RSI and RDI at the faulting element: SDM Vol. 2B, REP).
+TEXT ·copyUserWords(SB),NOSPLIT,$0-25
+	REP;	MOVSQ
+	MOVQ	DX, CX
+	JMP	·copyUserBytes(SB)
+
+// func copyUserBytes(dst, src, n uintptr) (ok bool): REP MOVSB must stay the first instruction.
+TEXT ·copyUserBytes(SB),NOSPLIT,$0-25
+	REP;	MOVSB
+	MOVB	$1, ok+24(FP)
+	RET
+
+// func copyUserFail(dst, src, n uintptr) (ok bool)
+TEXT ·copyUserFail(SB),NOSPLIT,$0-25
+	MOVB	$0, ok+24(FP)
+	RET
+
+// The exception table (uaccess.go fixups): each instruction that may touch user memory and
+// fault, and the failure exit to resume instead. $·sym(SB) in assembly is the ABI0 symbol
 // itself, the code above, never an ABI wrapper.
-DATA	·loadUser32InsnPC+0(SB)/8, $·loadUser32Insn(SB)
-GLOBL	·loadUser32InsnPC(SB), RODATA, $8
-DATA	·loadUser32FailPC+0(SB)/8, $·loadUser32Fail(SB)
-GLOBL	·loadUser32FailPC(SB), RODATA, $8
+DATA	·fixups+0(SB)/8, $·loadUser32Insn(SB)
+DATA	·fixups+8(SB)/8, $·loadUser32Fail(SB)
+DATA	·fixups+16(SB)/8, $·copyUserWords(SB)
+DATA	·fixups+24(SB)/8, $·copyUserFail(SB)
+DATA	·fixups+32(SB)/8, $·copyUserBytes(SB)
+DATA	·fixups+40(SB)/8, $·copyUserFail(SB)
+GLOBL	·fixups(SB), RODATA, $48
