@@ -198,21 +198,41 @@ func userPC(pc uint64) bool { return pc < uint64(mm.UserEnd) }
 // the handler's RET popped pretcode and the restorer made the system call right away.
 func sigreturnFrame(f *arch.Frame) uintptr { return f.StackPointer() }
 
-// restoreSigcontext reloads the context saved by saveSigcontext from uc (already checked
-// readable for ucontextSize bytes). false if the saved RIP could not be resumed (userPC) or the
-// saved FP state pointer is unusable: the caller kills the thread with SIGSEGV, as Linux's
-// restore_sigcontext failure (or its failed IRET) does.
-func restoreSigcontext(t *Thread, uc uintptr) bool {
+// sigFetchFP is how much FP state sigreturnFetch copies besides the ucontext: the FXSAVE image
+// uc_mcontext.fpstate points to.
+const sigFetchFP = sigFPStateLen
+
+// scFPState is the index of uc_mcontext.fpstate among struct sigcontext's words.
+const scFPState = 23
+
+// sigreturnFetch copies what rt_sigreturn restores into b: the ucontext at user address uc, and
+// the FP state its fpstate pointer names (16-aligned, as fxrstor wants; none if 0), each after
+// readable says the program may read it. false if it may not, or a copy faulted: under the BKL
+// a bad frame (SIGSEGV), without it a frame to look at again under the BKL.
+func sigreturnFetch(b *sigBuf, uc uintptr, readable func(p, n uintptr) bool) bool {
+	if !fetchUser(b.ucAddr(), uc, ucontextSize, readable) {
+		return false
+	}
+	fp := uintptr(load64(b.ucAddr() + ucMcontext + 8*scFPState))
+	return fp == 0 || fp&15 == 0 && fetchUser(b.fpAddr(), fp, sigFPStateLen, readable)
+}
+
+// restoreSigcontext reloads the context saved by saveSigcontext from the copy sigreturnFetch
+// made in b: the registers into f (the thread's frame, or the trap's own frame on the path
+// without the BKL), the mask and the FP state into t. false if the saved RIP could not be
+// resumed (userPC): the caller kills the thread with SIGSEGV, as Linux's restore_sigcontext
+// failure (or its failed IRET) does. Nothing is changed then.
+func restoreSigcontext(t *Thread, f *arch.Frame, b *sigBuf) bool {
+	uc := b.ucAddr()
 	mc := uc + ucMcontext
 	r := func(i int) uint64 { return load64(mc + uintptr(8*i)) }
-	f := &t.frame
+	if !userPC(r(16)) {
+		return false
+	}
 	f.R8, f.R9, f.R10, f.R11 = r(0), r(1), r(2), r(3)
 	f.R12, f.R13, f.R14, f.R15 = r(4), r(5), r(6), r(7)
 	f.DI, f.SI, f.BP, f.BX = r(8), r(9), r(10), r(11)
 	f.DX, f.AX, f.CX, f.SP = r(12), r(13), r(14), r(15)
-	if !userPC(r(16)) {
-		return false
-	}
 	f.IP = r(16)
 	// Only the arithmetic, direction, trap, AC and ID flags come from user space; IF stays set and
 	// IOPL 0, as in Linux's FIX_EFLAGS (arch/x86/kernel/signal_64.c).
@@ -222,12 +242,9 @@ func restoreSigcontext(t *Thread, uc uintptr) bool {
 	f.CS = amd64.UserCS
 	f.SS = amd64.UserDS
 	t.sigmask = load64(uc+ucSigmask) &^ unblockable
-	if fp := uintptr(r(23)); fp != 0 {
-		if fp&15 != 0 || !userRange(fp, sigFPStateLen, false) {
-			return false
-		}
+	if r(scFPState) != 0 {
 		a := t.fpState()
-		copyWords(a, fp, sigFPStateLen)
+		copyWords(a, b.fpAddr(), sigFPStateLen)
 		arch.SanitizeFPState(a)
 	}
 	return true

@@ -257,17 +257,28 @@ func userPC(pc uint64) bool { return pc < uint64(mm.UserEnd) }
 // SP — the handler has popped everything it pushed, and the trampoline made the call at once.
 func sigreturnFrame(f *arch.Frame) uintptr { return f.StackPointer() + a64SigframeUc }
 
-// restoreSigcontext reloads the context saved by saveSigcontext from uc (already checked
-// readable for ucontextSize bytes), as Linux's sys_rt_sigreturn and restore_sigframe do: the
-// frame must be 16-byte aligned, its PSTATE a user one (a64UserPSTATE: never EL1, never masked
+// sigFetchFP: sigreturnFetch copies nothing besides the ucontext, whose __reserved area holds
+// the fpsimd_context record.
+const sigFetchFP = 0
+
+// sigreturnFetch copies the ucontext at user address uc into b, after readable says the program
+// may read it; the frame must be 16-byte aligned ("if (regs->sp & 15) goto badframe"). false if
+// not, or the copy faulted: under the BKL a bad frame (SIGSEGV), without it a frame to look at
+// again under the BKL.
+func sigreturnFetch(b *sigBuf, uc uintptr, readable func(p, n uintptr) bool) bool {
+	return (uc-a64SigframeUc)&15 == 0 && fetchUser(b.ucAddr(), uc, ucontextSize, readable)
+}
+
+// restoreSigcontext reloads the context saved by saveSigcontext from the copy sigreturnFetch
+// made in b, as Linux's sys_rt_sigreturn and restore_sigframe do: the registers into f (the
+// thread's frame, or the trap's own frame on the path without the BKL), the mask and the FP
+// state into t. Its PSTATE must be a user one (a64UserPSTATE: never EL1, never masked
 // interrupts), its records well-formed with an fpsimd_context of the right size (a64FindFpsimd).
 // Nothing is changed unless all of that holds; false: the caller kills the thread with SIGSEGV,
 // as Linux's badframe path does. x0 comes back with the other registers: rt_sigreturn's result
 // is the interrupted thread's x0.
-func restoreSigcontext(t *Thread, uc uintptr) bool {
-	if (uc-a64SigframeUc)&15 != 0 { // "if (regs->sp & 15) goto badframe"
-		return false
-	}
+func restoreSigcontext(t *Thread, f *arch.Frame, b *sigBuf) bool {
+	uc := b.ucAddr()
 	mc := uc + a64UcMcontext
 	pc := load64(mc + a64ScPC)
 	pstate, ok := a64UserPSTATE(load64(mc + a64ScPstate))
@@ -278,7 +289,6 @@ func restoreSigcontext(t *Thread, uc uintptr) bool {
 	if fp == 0 || load32(fp+4) != a64FpsimdSize { // restore_fpsimd_context wants it exact
 		return false
 	}
-	f := &t.frame
 	for i := range f.X {
 		f.X[i] = load64(mc + a64ScRegs + uintptr(8*i))
 	}

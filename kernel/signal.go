@@ -4,6 +4,8 @@
 package kernel
 
 import (
+	"unsafe"
+
 	"gmpos/kernel/arch"
 	"gmpos/sched"
 )
@@ -301,11 +303,38 @@ func forceSigsegv(t *Thread, sig int) {
 
 // sysRtSigreturn restores the context deliverSignal saved. A frame that cannot be read or
 // resumed gets SIGSEGV, as Linux's badframe path does (signal_fault → force_sig).
-func sysRtSigreturn(t *Thread) {
-	uc := sigreturnFrame(&t.frame)
-	if !userRange(uc, ucontextSize, false) || !restoreSigcontext(t, uc) {
+func sysRtSigreturn(t *Thread, cpu int) {
+	b := &sigBufs[cpu]
+	if !sigreturnFetch(b, sigreturnFrame(&t.frame), userReadable) || !restoreSigcontext(t, &t.frame, b) {
 		postFault(t, sigSEGV, siKernel, 0)
 	}
+}
+
+// sigBuf is a core's copy of what rt_sigreturn restores: the ucontext (on arm64 with the FP/SIMD
+// record inside it), then, on amd64, the FP state uc_mcontext.fpstate points to (the abi_<arch>.go
+// sigreturnFetch). rt_sigreturn copies it in first and decodes only the copy, so that the same
+// code serves the BKL's path and the one without it (signal_unlocked.go), where the frame's pages
+// may vanish under another core's munmap and only arch.CopyUser may touch them. Owned by the core;
+// words, for alignment.
+type sigBuf struct {
+	uc [(ucontextSize + 7) / 8]uint64
+	fp [(sigFetchFP + 7) / 8]uint64
+}
+
+var sigBufs [arch.MaxCPU]sigBuf
+
+// ucAddr and fpAddr are the addresses of the buffer's parts, for the loads that decode them.
+func (b *sigBuf) ucAddr() uintptr { return uintptr(unsafe.Pointer(&b.uc)) }
+func (b *sigBuf) fpAddr() uintptr { return uintptr(unsafe.Pointer(&b.fp)) }
+
+// userReadable is sigreturnFetch's check under the BKL: userRange faults the pages in, and
+// nothing can unmap them before the copy.
+func userReadable(p, n uintptr) bool { return userRange(p, n, false) }
+
+// fetchUser copies n bytes of user memory at p into the kernel at dst, if readable says the
+// program may read them, through arch.CopyUser: false if not, or if the copy faulted.
+func fetchUser(dst, p, n uintptr, readable func(p, n uintptr) bool) bool {
+	return readable(p, n) && arch.CopyUser(dst, p, n)
 }
 
 // fatalSignal is the default action "terminate (core)": the whole process ends, after a kernel

@@ -1,4 +1,4 @@
-// The Go runtime's tgkill without the big kernel lock.
+// The Go runtime's signals without the big kernel lock: tgkill and rt_sigreturn.
 // SPDX-License-Identifier: BSD-3-Clause
 
 package kernel
@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"gmpos/kernel/arch"
+	"gmpos/kernel/mm"
 	"gmpos/sched"
 )
 
@@ -35,10 +36,21 @@ import (
 //     another process, a signal the caller sends itself, a bad argument, a thread that does not
 //     exist (the errors are sysTgkill's alone) — decided before anything is done.
 //
-// Nothing else of the signal machinery moves: delivery (schedule's deliverSignal) and
-// rt_sigreturn keep the BKL, and a thread with a signal to take enters it on its way out
-// (needsKernel), as before. The kernel option sigbkl=1 keeps tgkill under the BKL too, for
-// comparisons; so do strace and the scheduler trace, which log under it.
+// rt_sigreturn, the handler's way back, runs without the BKL as well (sigreturnUnlocked): it
+// touches only its own thread — its registers (the trap's frame), its mask, its FP state — and
+// the signal frame on its stack, which another core's munmap may take away meanwhile. So the
+// frame is copied into the core's sigBuf with arch.CopyUser (the exception table turns such a
+// munmap into a failed copy), after the loaded page table says the program may read it
+// (PeekUserRange), and decoded from the copy by the same code as under the BKL (signal.go
+// sysRtSigreturn, abi_<arch>.go); a frame it cannot read or does not accept goes, unchanged, to
+// sysRtSigreturn under the BKL, which faults pages in or answers SIGSEGV. The restored mask may
+// let a pending signal in: the thread then looks, after a fence (Dekker's rule again), and takes
+// the BKL's way out, which delivers it.
+//
+// Delivery itself (schedule's deliverSignal) keeps the BKL: a thread with a signal to take
+// enters it on its way out (needsKernel), as before. The kernel option sigbkl=1 keeps tgkill and
+// rt_sigreturn under the BKL too, for comparisons; so do strace and the scheduler trace, which
+// log under it.
 //
 // Context: trap context (doc.go), without the BKL.
 
@@ -102,4 +114,46 @@ func tgkillUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 	b := ktimeBucket(f, arch.TrapSyscall) // before the result: on amd64 it replaces the number
 	f.SetSyscallResult(0)
 	return resumeUnlocked(f, cpu, gp, t0, b)
+}
+
+// sigreturnUnlockedOK reports whether the system call in f, from the thread running on core cpu,
+// is an rt_sigreturn sigreturnUnlocked takes: nothing on that needs the BKL.
+func sigreturnUnlockedOK(f *arch.Frame, cpu int) bool {
+	if nr, _ := syscallNr(f); nr != nrRtSigreturn {
+		return false
+	}
+	gp := cpus[cpu].cur
+	return gp != 0 && !cmd.sigBKL && !cmd.trace && !cmd.strace && !needsKernel(&threads[gp])
+}
+
+// sigreturnUnlocked runs the rt_sigreturn sigreturnUnlockedOK accepted (trap n, entered at cycle
+// t0): the frame f is the thread's registers, restored in place. It returns the frame to resume
+// as trap does.
+func sigreturnUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
+	gp := cpus[cpu].cur
+	t := &threads[gp]
+	sb := &sigBufs[cpu]
+	b := ktimeBucket(f, arch.TrapSyscall) // before the registers change
+	if !sigreturnFetch(sb, sigreturnFrame(f), loadedReadable) || !restoreSigcontext(t, f, sb) {
+		// Not readable now (not faulted in, unmapped meanwhile, not the program's), or a frame
+		// to refuse: sysRtSigreturn decides under the BKL. Nothing has changed yet.
+		atomic.AddUint64(&stats.sigFallbacks, 1)
+		return trapBKL(f, arch.TrapSyscall, n, cpu, t0)
+	}
+	atomic.AddUint64(&stats.syscalls, 1)
+	atomic.AddUint64(&stats.unlockedSigreturns, 1)
+	arch.Fence() // the restored mask before the pending set (signal.go: Dekker's rule)
+	if needsKernel(t) {
+		// The mask lets a pending signal in: the BKL's way out delivers it, as schedule does
+		// after every call, to this thread, whose frame is now the restored context.
+		t.frame = *f
+		return trapBKL(nil, arch.TrapIPI, int(arch.IPIWake), cpu, t0)
+	}
+	return resumeUnlocked(f, cpu, gp, t0, b)
+}
+
+// loadedReadable is sigreturnFetch's check without the BKL: the page table loaded on this core —
+// the thread's — lets the program read the n bytes at p now (mm PeekUserRange).
+func loadedReadable(p, n uintptr) bool {
+	return mm.PageTable{Root: cpus[arch.Current().ID()].root}.PeekUserRange(p, n, false)
 }

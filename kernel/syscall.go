@@ -269,7 +269,7 @@ func dispatch(t *Thread, gp sched.GID, cpu int, nr uint64, a [6]uint64) (r int64
 	case nrRtSigprocmask:
 		r = sysRtSigprocmask(t, fd0, uintptr(a[1]), uintptr(a[2]), uintptr(a[3]))
 	case nrRtSigreturn:
-		sysRtSigreturn(t) // restores the whole frame, the result included
+		sysRtSigreturn(t, cpu) // restores the whole frame, the result included
 		return 0, true
 	case nrSigaltstack:
 		r = sysSigaltstack(t, uintptr(a[0]), uintptr(a[1]))
@@ -501,8 +501,9 @@ var stats struct {
 	// handed to it (not a first touch, a forbidden access, no memory, a free list to sync).
 	unlockedFaults, faultFallbacks uint64
 
-	// tgkill without the BKL (signal_unlocked.go), atomic: signals posted without it; calls it
-	// began and handed to it (a thread that does not exist or is another process's, or whose
-	// wait only the BKL may end).
-	unlockedSignals, sigFallbacks uint64
+	// tgkill and rt_sigreturn without the BKL (signal_unlocked.go), atomic: signals posted and
+	// handlers returned from without it; calls it began and handed to it (a thread that does not
+	// exist or is another process's, or whose wait only the BKL may end; a signal frame it could
+	// not read or would not accept).
+	unlockedSignals, unlockedSigreturns, sigFallbacks uint64
 }

@@ -65,6 +65,8 @@ func trap(f *arch.Frame) *arch.Frame {
 		r = futexUnlocked(f, n, cpu, t0) // the runtime's futex calls, without it (futex_unlocked.go)
 	case kind == arch.TrapSyscall && tgkillUnlockedOK(f, cpu):
 		r = tgkillUnlocked(f, n, cpu, t0) // the runtime's preemption signal, without it
+	case kind == arch.TrapSyscall && sigreturnUnlockedOK(f, cpu):
+		r = sigreturnUnlocked(f, n, cpu, t0) // a handler's way back, without it
 	case kind == arch.TrapSyscall && sleepUnlockedOK(f, cpu):
 		r = sleepUnlocked(f, n, cpu, t0) // nanosleep and sched_yield, without it (sleep_unlocked.go)
 	case kind == arch.TrapFault && faultUnlockedOK(f, cpu):

@@ -196,3 +196,38 @@ func TestPeekUserWord(t *testing.T) {
 		t.Error("an unmapped word, or the user half's end, is readable")
 	}
 }
+
+// TestPeekUserRange: the same check for a range (the signal frame's copies without the BKL):
+// every page must be present with the access, the range must end inside the user half without
+// wrapping, and an empty range passes.
+func TestPeekUserRange(t *testing.T) {
+	boot(t, testRAM)
+	const base = 0x3000_0000_0000
+	mustMmap(t, base, 3*PageSize, PROT_READ|PROT_WRITE, anon|MAP_FIXED)
+	access(&Space, base, true, 1)
+	access(&Space, base+PageSize, true, 2)
+	pt := Space.PT
+	cases := []struct {
+		name     string
+		va, n    uintptr
+		write, w bool
+	}{
+		{"within a page", base + 8, 100, false, true},
+		{"across two present pages", base + PageSize - 50, 100, true, true},
+		{"into the page not faulted in", base + 2*PageSize - 50, 100, false, false},
+		{"empty", base + 5*PageSize, 0, false, true},
+		{"wrapping", base, ^uintptr(0) - base + 10, false, false},
+		{"past the user half", UserEnd - 8, 16, false, false},
+	}
+	for _, c := range cases {
+		if got := pt.PeekUserRange(c.va, c.n, c.write); got != c.w {
+			t.Errorf("%s: PeekUserRange(%#x, %d, %v) = %v, want %v", c.name, c.va, c.n, c.write, got, c.w)
+		}
+	}
+	if err := Space.Mprotect(base+PageSize, PageSize, PROT_READ); err != OK {
+		t.Fatal(err)
+	}
+	if !pt.PeekUserRange(base+PageSize-50, 100, false) || pt.PeekUserRange(base+PageSize-50, 100, true) {
+		t.Error("a read-only second page: the range must be readable and not writable")
+	}
+}

@@ -221,6 +221,27 @@ func (pt PageTable) PeekUserWord(va uintptr) bool {
 	return ok && satisfies(a, false, false)
 }
 
+// PeekUserRange is PeekUserWord for the n bytes at va, any alignment: every
+// page of the range present and readable — writable too, if write — by user
+// code, and no kernel variable in it; an empty range passes. The kernel's
+// signal paths without the BKL ask it before they copy a signal frame with
+// arch.CopyUser, whose fixup turns a concurrent munmap into a failed copy.
+func (pt PageTable) PeekUserRange(va, n uintptr, write bool) bool {
+	end := va + n
+	if n == 0 {
+		return true
+	}
+	if end < va || end > UserEnd || kernelData(va, end) {
+		return false
+	}
+	for p := va &^ (PageSize - 1); p < end; p += PageSize {
+		if _, a, ok := pt.lookup(p, true); !ok || !satisfies(a, write, false) {
+			return false
+		}
+	}
+	return true
+}
+
 // peek64 reads an entry without the mm lock (see PeekExecutable).
 func peek64(pa uintptr) uint64 {
 	return atomic.LoadUint64((*uint64)(ptrAt(PhysToVirt(pa))))
