@@ -138,6 +138,10 @@ type sigframe struct {
 	sp, uc, info, fpstate, end uintptr
 }
 
+// sigFrameMax bounds a frame's size (end - sp): the FP image, the frame below it, and what the
+// alignments of layoutSigframe may leave between them.
+const sigFrameMax = (fpFrameSize + 63 + rtSigframeSz + 8 + 15 + 7) &^ 7
+
 // layoutSigframe places a frame below sp (already past the red zone, or the top of the
 // alternate stack) as get_sigframe does: the FP image rounded down to 64 bytes, the frame below
 // it with the handler's SP ≡ 8 (mod 16), as if the handler had been called.
@@ -151,32 +155,36 @@ func layoutSigframe(sp uintptr) sigframe {
 	return fr
 }
 
-// saveSigcontext stores the interrupted context in the frame: the registers (struct sigcontext:
-// r8..r15, rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip, eflags, cs/gs/fs/ss, err, trapno,
-// oldmask, cr2, fpstate), the blocked-signal mask, and the FP state.
-func saveSigcontext(fr *sigframe, t *Thread, trapno uint64, faultAddr uintptr) {
-	f := &t.frame
+// saveSigcontext stores the interrupted context f in the frame, through w: the registers
+// (struct sigcontext: r8..r15, rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip, eflags, cs/gs/fs/ss,
+// err, trapno, oldmask, cr2, fpstate), the blocked-signal mask to restore, and t's FP state.
+func saveSigcontext(w sigWriter, fr *sigframe, f *arch.Frame, t *Thread, mask, trapno uint64, faultAddr uintptr) {
 	regs := [...]uint64{f.R8, f.R9, f.R10, f.R11, f.R12, f.R13, f.R14, f.R15,
 		f.DI, f.SI, f.BP, f.BX, f.DX, f.AX, f.CX, f.SP, f.IP, f.Flags,
 		uint64(amd64.UserCS), 0, trapno, 0, uint64(faultAddr), uint64(fr.fpstate)}
-	store64(fr.uc, ucFlagsValue)
+	w.put64(fr.uc, ucFlagsValue)
 	for i, v := range regs {
-		store64(fr.uc+ucMcontext+uintptr(8*i), v)
+		w.put64(fr.uc+ucMcontext+uintptr(8*i), v)
 	}
-	store64(fr.uc+ucSigmask, sigmaskToSave(t))
-	copyWords(fr.fpstate, t.fpState(), sigFPStateLen)
+	w.put64(fr.uc+ucSigmask, mask)
+	w.copyIn(fr.fpstate, t.fpState(), sigFPStateLen)
 }
 
-// enterHandler points the thread at the handler: handler(sig, info, uc) with the return address
-// (pretcode) at SP, and the direction and trap flags clear as the ABI and Linux require. false
-// without SA_RESTORER: x86-64 Linux has no trampoline of its own to return through, and
-// x64_setup_rt_frame fails the delivery (the thread gets SIGSEGV).
-func enterHandler(fr *sigframe, t *Thread, act *sigaction, sig int) bool {
-	if act.flags&saRestorer == 0 || !userPC(act.handler) {
-		return false
-	}
-	store64(fr.sp, act.restorer)
-	f := &t.frame
+// handlerReturn is where the handler of act returns: its sa_restorer. false without
+// SA_RESTORER — x86-64 Linux has no trampoline of its own to return through, and
+// x64_setup_rt_frame fails the delivery (the thread gets SIGSEGV) — or with a handler that
+// cannot be resumed (userPC).
+func handlerReturn(t *Thread, act *sigaction) (uint64, bool) {
+	return act.restorer, act.flags&saRestorer != 0 && userPC(act.handler)
+}
+
+// putReturn stores the handler's return address (pretcode) at the frame's SP, through w.
+func putReturn(w sigWriter, fr *sigframe, ret uint64) { w.put64(fr.sp, ret) }
+
+// enterHandler points f at the handler: handler(sig, info, uc) with the return address
+// (pretcode, putReturn) at SP, and the direction and trap flags clear as the ABI and Linux
+// require.
+func enterHandler(fr *sigframe, f *arch.Frame, act *sigaction, sig int, ret uint64) {
 	f.IP = act.handler
 	f.SP = uint64(fr.sp)
 	f.DI = uint64(sig)
@@ -184,7 +192,6 @@ func enterHandler(fr *sigframe, t *Thread, act *sigaction, sig int) bool {
 	f.DX = uint64(fr.uc)
 	f.AX = 0 // no vector registers used for arguments (variadic-call convention)
 	f.Flags &^= amd64.FlagDF | amd64.FlagTF
-	return true
 }
 
 // userPC reports whether pc may be resumed in user mode: IRETQ to a non-canonical RIP raises #GP

@@ -157,6 +157,9 @@ type sigframe struct {
 	sp, info, uc, fpsimd, record, end uintptr
 }
 
+// sigFrameMax is a frame's size (end - sp): the rt_sigframe and the frame record.
+const sigFrameMax = a64SigframeSize + a64FrameRecordSize
+
 // layoutSigframe places a frame below sp (the interrupted SP, or the top of the alternate
 // stack) as get_sigframe does: the frame record, then the rt_sigframe, whose __reserved area
 // starts with the fpsimd_context.
@@ -179,49 +182,36 @@ func layoutSigframe(sp uintptr) sigframe {
 // fault_address, not si_addr, for a fault's address (runtime/signal_linux_arm64.go fault()):
 // below 0x1000 it is a nil dereference. trapno has no place in arm64's frame (Linux's optional
 // esr_context record is not written).
-func saveSigcontext(fr *sigframe, t *Thread, trapno uint64, faultAddr uintptr) {
-	f := &t.frame
+func saveSigcontext(w sigWriter, fr *sigframe, f *arch.Frame, t *Thread, mask, trapno uint64, faultAddr uintptr) {
 	mc := fr.uc + a64UcMcontext
-	store64(mc+a64ScFaultAddress, uint64(faultAddr))
+	w.put64(mc+a64ScFaultAddress, uint64(faultAddr))
 	for i := range f.X {
-		store64(mc+a64ScRegs+uintptr(8*i), f.X[i])
+		w.put64(mc+a64ScRegs+uintptr(8*i), f.X[i])
 	}
-	store64(mc+a64ScSP, f.SP)
-	store64(mc+a64ScPC, f.ELR)
-	store64(mc+a64ScPstate, f.SPSR)
-	store64(fr.uc+a64UcSigmask, sigmaskToSave(t))
+	w.put64(mc+a64ScSP, f.SP)
+	w.put64(mc+a64ScPC, f.ELR)
+	w.put64(mc+a64ScPstate, f.SPSR)
+	w.put64(fr.uc+a64UcSigmask, mask)
 
 	a := t.fpState()
-	store32(fr.fpsimd, a64FpsimdMagic)
-	store32(fr.fpsimd+4, a64FpsimdSize)
-	store32(fr.fpsimd+a64FpsimdFpsr, load32(a+fpAreaFPSR))
-	store32(fr.fpsimd+a64FpsimdFpcr, load32(a+fpAreaFPCR))
-	copyWords(fr.fpsimd+a64FpsimdVregs, a+fpAreaVregs, fpVregsSize)
+	w.put32(fr.fpsimd, a64FpsimdMagic)
+	w.put32(fr.fpsimd+4, a64FpsimdSize)
+	w.put32(fr.fpsimd+a64FpsimdFpsr, load32(a+fpAreaFPSR))
+	w.put32(fr.fpsimd+a64FpsimdFpcr, load32(a+fpAreaFPCR))
+	w.copyIn(fr.fpsimd+a64FpsimdVregs, a+fpAreaVregs, fpVregsSize)
 
-	store64(fr.record, f.X[29])
-	store64(fr.record+8, f.X[30])
+	w.put64(fr.record, f.X[29])
+	w.put64(fr.record+8, f.X[30])
 }
 
-// enterHandler points the thread at the handler, as setup_return does: x0 = sig, x1 = &info,
-// x2 = &uc, SP at the frame, x29 at the frame record, and x30 — where the handler returns — the
-// sa_restorer if SA_RESTORER is set, else the vDSO's trampoline. Go sets no restorer on arm64
-// (runtime/os_linux.go setsig sets one on 386 and amd64 only), so a Go handler always returns
-// through the trampoline. PSTATE keeps the flags, DIT and SSBS; BTYPE is cleared, as
-// setup_return does (the handler is not the target of an indirect branch), and so is anything
-// else, as handle_signal's valid_user_regs would. false if the handler is not a user address or
-// there is nothing to return through: the thread gets SIGSEGV.
-func enterHandler(fr *sigframe, t *Thread, act *sigaction, sig int) bool {
-	ret := act.restorer
-	if act.flags&saRestorer == 0 {
-		ret = sigreturnTrampoline(t)
-		if ret == 0 {
-			return false
-		}
-	}
-	if !userPC(act.handler) {
-		return false
-	}
-	f := &t.frame
+// enterHandler points f at the handler, as setup_return does: x0 = sig, x1 = &info, x2 = &uc,
+// SP at the frame, x29 at the frame record, and x30 — where the handler returns — ret
+// (handlerReturn: the sa_restorer if SA_RESTORER is set, else the vDSO's trampoline; Go sets no
+// restorer on arm64 — runtime/os_linux.go setsig sets one on 386 and amd64 only — so a Go
+// handler always returns through the trampoline). PSTATE keeps the flags, DIT and SSBS; BTYPE
+// is cleared, as setup_return does (the handler is not the target of an indirect branch), and
+// so is anything else, as handle_signal's valid_user_regs would.
+func enterHandler(fr *sigframe, f *arch.Frame, act *sigaction, sig int, ret uint64) {
 	f.X[0] = uint64(sig)
 	f.X[1] = uint64(fr.info)
 	f.X[2] = uint64(fr.uc)
@@ -230,8 +220,21 @@ func enterHandler(fr *sigframe, t *Thread, act *sigaction, sig int) bool {
 	f.SP = uint64(fr.sp)
 	f.ELR = act.handler
 	f.SPSR &= a64PsrUser &^ a64PsrBtype
-	return true
 }
+
+// handlerReturn is where the handler of act returns (x30): the sa_restorer with SA_RESTORER,
+// else the vDSO's trampoline. false if there is none, or the handler is not a user address: the
+// thread gets SIGSEGV.
+func handlerReturn(t *Thread, act *sigaction) (uint64, bool) {
+	ret := act.restorer
+	if act.flags&saRestorer == 0 {
+		ret = sigreturnTrampoline(t)
+	}
+	return ret, ret != 0 && userPC(act.handler)
+}
+
+// putReturn: the return address goes in x30 (enterHandler), not in the frame.
+func putReturn(w sigWriter, fr *sigframe, ret uint64) {}
 
 // sigreturnTrampoline is where a handler installed without SA_RESTORER returns: the vDSO's
 // __kernel_rt_sigreturn ("mov x8, #139; svc #0", Linux's arch/arm64/kernel/vdso/sigreturn.S),

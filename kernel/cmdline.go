@@ -37,8 +37,8 @@ type cmdState struct {
 	wakeBKL bool   // wakebkl=1: idle wake-ups take the BKL too, as before the split (wake_unlocked.go)
 	// futexbkl=1: the runtime's futex calls take the BKL too, as before the split (futex_unlocked.go)
 	futexBKL bool
-	// sigbkl=1: the runtime's tgkill and rt_sigreturn take the BKL too, as before the split
-	// (signal_unlocked.go)
+	// sigbkl=1: the runtime's tgkill, signal deliveries and rt_sigreturn take the BKL too, as
+	// before the split (signal_unlocked.go)
 	sigBKL bool
 	// sleepbkl=1: sleeps, yields, getpid, gettid and the timer interrupt take the BKL too
 	// (sleep_unlocked.go, self_unlocked.go)

@@ -70,8 +70,8 @@
 //     (wake_unlocked.go), the Go runtime's futex calls (futex_unlocked.go), nanosleep,
 //     sched_yield and the timer interrupt when nothing of the BKL's is due (sleep_unlocked.go),
 //     getpid and gettid (self_unlocked.go), a page's first touch (fault_unlocked.go), tgkill to
-//     a thread of the caller's process and rt_sigreturn (signal_unlocked.go), the idle poll, a
-//     TLB-shootdown IPI.
+//     a thread of the caller's process, a caught signal's delivery and rt_sigreturn
+//     (signal_unlocked.go), the idle poll, a TLB-shootdown IPI.
 //     It writes only its core's own state, the scheduler's, data under a lock below the BKL (the
 //     futex queue) and atomics (a thread's pending signals among them); it reads the thread it picks after
 //     arch.Fence and resumes it only once no other core holds it (oncpu.go), the machine-wide
@@ -104,7 +104,8 @@
 // # Ownership
 //
 // The words of sched/doc.go: "protected by the BKL" (most kernel data: the thread and process
-// tables, the fd tables and open files, epoll, signal state but the pending sets, the IRQ
+// tables, the fd tables and open files, epoll, signal state but the pending sets — a thread's
+// own mask, alternate stack and frame are also its core's while it runs there — the IRQ
 // table's counts); "under
 // futexQ's lock" (the futex waiters and sleepers and their wait fields: futex.go); "owned by the core"
 // (cpuState's fields, written only by that core); "held by a core" (a thread's x87 state and
@@ -136,11 +137,10 @@
 // to deliver (the same file), the runtime's futex calls (futex_unlocked.go: futexQ's lock and the
 // scheduler's), its sleeps and yields and the timer interrupts that end the sleeps
 // (sleep_unlocked.go: the same), getpid and gettid, a page fault's first touch of a page
-// (fault_unlocked.go: mm's lock alone), and the runtime's tgkill and rt_sigreturn
-// (signal_unlocked.go: futexQ's lock and the scheduler's). Every wait for a lock or for a thread another core holds
+// (fault_unlocked.go: mm's lock alone), and the runtime's signals — tgkill, delivery,
+// rt_sigreturn (signal_unlocked.go: futexQ's lock and the scheduler's). Every wait for a lock or for a thread another core holds
 // acknowledges shootdowns, whose sender may hold what it waits for. The rest of the split
-// (threads, fds, mm's other calls, signal delivery) is the next step; smp.go says what it
-// needs.
+// (threads, fds, mm's other calls) is the next step; smp.go says what it needs.
 //
 // # Invariants
 //
@@ -162,8 +162,8 @@
 // timer.go the one-shot timer; clock.go; smp.go the BKL, shootdowns, the other cores;
 // wake_unlocked.go an idle core's wake-up without the BKL; futex_unlocked.go the runtime's futex
 // calls without it; sleep_unlocked.go its sleeps, yields and timer interrupts; self_unlocked.go
-// getpid and gettid; fault_unlocked.go a page's first touch; signal_unlocked.go tgkill and
-// rt_sigreturn;
+// getpid and gettid; fault_unlocked.go a page's first touch; signal_unlocked.go tgkill,
+// delivery and rt_sigreturn;
 // oncpu.go which core holds a thread; spinlock.go locks below the BKL;
 // percpu.go; platform.go sched.Platform; thread.go; signal.go delivery and rt_sigreturn;
 // sigsource.go the siginfo of timer and kernel signals; cputime.go CPU-time accounting;

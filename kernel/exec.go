@@ -121,7 +121,7 @@ func sysExecve(t *Thread, gp sched.GID, cpu int, path, argv, envp uintptr) (int6
 	}
 	for sig := range p.sigactions {
 		if p.sigactions[sig].handler != sigIGN {
-			p.sigactions[sig] = sigaction{}
+			setSigaction(p, int32(sig), sigaction{})
 		}
 	}
 	t.frame = arch.NewUserFrame(uintptr(img.Entry), sp)

@@ -4,6 +4,8 @@
 package kernel
 
 import (
+	"sync/atomic"
+
 	"gmpos/kernel/arch"
 	"gmpos/kernel/mm"
 	"gmpos/kernel/vfs"
@@ -67,6 +69,9 @@ type process struct {
 
 	fds        [maxFDs]fdSlot
 	sigactions [nSig + 1]sigaction // dispositions (CLONE_SIGHAND: shared by all threads)
+	// sigactSeq counts changes to sigactions (setSigaction): odd while one is under way, for
+	// the readers without the BKL (loadSigaction).
+	sigactSeq atomic.Uint32
 
 	// The working directory (sys_path.go): an inode of the tree holding a reference, or a
 	// directory inside a share (cwdShare >= 0, relative path cwdRel from its root).

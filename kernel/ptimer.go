@@ -269,17 +269,21 @@ func timerSend(k *ptimer, cpu int) {
 		return
 	}
 	bit := sigbit(sig)
-	if t.sigpending.Load()&bit != 0 {
-		if t.sigTimer&bit != 0 {
-			// Another timer's instance is pending: Linux would queue both; gmpos has one slot
-			// per signal, so this expiry counts as one of the other's overruns and this timer
-			// re-arms at once.
-			timerDelivered(k)
-			return
-		}
-		t.sigKernel &^= bit // the timer's siginfo replaces kill's or the kernel's
+	// The source and the pending bit change together under futexQ's lock, which a delivery
+	// without the BKL takes to claim a pending signal that has no source (sigsource.go).
+	futexQ.lock.lock(cpu)
+	if t.sigpending.Load()&bit != 0 && t.sigTimer&bit != 0 {
+		futexQ.lock.unlock(cpu)
+		// Another timer's instance is pending: Linux would queue both; gmpos has one slot per
+		// signal, so this expiry counts as one of the other's overruns and this timer re-arms
+		// at once.
+		timerDelivered(k)
+		return
 	}
+	t.sigKernel &^= bit // the timer's siginfo replaces kill's or the kernel's
 	t.sigTimer |= bit
+	t.sigpending.Or(bit)
+	futexQ.lock.unlock(cpu)
 	k.queued, k.queuedAt = true, gp
 	postSignal(t, gp, sig, cpu)
 }

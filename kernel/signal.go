@@ -4,6 +4,7 @@
 package kernel
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"gmpos/kernel/arch"
@@ -91,6 +92,29 @@ type sigaction struct {
 
 func sigbit(sig int) uint64 { return 1 << uint(sig-1) }
 
+// setSigaction changes p's disposition of sig, under a sequence count: a delivery without the
+// BKL (signal_unlocked.go) reads the four words of a disposition while a BKL holder may be
+// changing them, and must not take half of each (Linux: sighand->siglock). BKL held.
+func setSigaction(p *process, sig int32, a sigaction) {
+	p.sigactSeq.Add(1) // odd: a change is under way
+	p.sigactions[sig] = a
+	p.sigactSeq.Add(1)
+}
+
+// loadSigaction reads p's disposition of sig without the BKL: a copy taken between two equal,
+// even values of the sequence count, retried otherwise. With the BKL, read p.sigactions
+// directly.
+func loadSigaction(p *process, sig int) sigaction {
+	for {
+		s := p.sigactSeq.Load()
+		a := p.sigactions[sig]
+		if s&1 == 0 && p.sigactSeq.Load() == s {
+			return a
+		}
+		arch.Pause()
+	}
+}
+
 // Signals that cannot be caught or blocked.
 const unblockable = 1<<(sigKILL-1) | 1<<(sigSTOP-1)
 
@@ -155,17 +179,6 @@ func setTemporarySigmask(t *Thread, mask uint64) bool {
 	return t.sigpending.Load()&^t.sigmask != 0
 }
 
-// sigmaskToSave is the blocked set a signal frame records, for rt_sigreturn to restore: the
-// saved one while a temporary mask is in force (it ends with this delivery), as Linux's
-// sigmask_to_save.
-func sigmaskToSave(t *Thread) uint64 {
-	if t.restoreSigmask {
-		t.restoreSigmask = false
-		return t.savedSigmask
-	}
-	return t.sigmask
-}
-
 // onAltStack reports whether sp is on t's alternate signal stack — Linux's on_sig_stack: the
 // stack grows down, so its top address belongs to it and its base does not; the difference is
 // compared, not the sum, which could overflow; a disabled stack has no size, so nothing is on it;
@@ -193,20 +206,12 @@ func altStackFlags(t *Thread, sp uintptr) uint64 {
 // deliverSignal delivers one deliverable pending signal to t, which is about to return to user
 // mode: the synchronous fault signal if there is one — it describes the instruction t is on, and
 // Linux delivers it before anything else (dequeue_synchronous_signal) — else the lowest-numbered.
+// BKL held.
 func deliverSignal(t *Thread, gp sched.GID, cpu int) {
-	ready := t.sigpending.Load() &^ t.sigmask
-	sig := 1
-	if t.faultSig != 0 && ready&sigbit(t.faultSig) != 0 {
-		sig = t.faultSig
-	} else {
-		for ready&1 == 0 {
-			ready >>= 1
-			sig++
-		}
-	}
+	sig := nextSignal(t)
 	t.sigpending.And(^sigbit(sig))
 	src := takeSigSource(t, gp, sig) // a timer's or the kernel's siginfo, or kill's (sigsource.go)
-	act := &procOf(t).sigactions[sig]
+	act := procOf(t).sigactions[sig]
 	switch act.handler {
 	case sigIGN:
 		return
@@ -217,8 +222,86 @@ func deliverSignal(t *Thread, gp sched.GID, cpu int) {
 		fatalSignal(t, sig)
 		return
 	}
+	info := sigInfo{code: src.code, src: src}
+	fault := sig == t.faultSig
+	if fault {
+		info.code, info.addr, info.trapno = t.faultCode, t.faultAddr, t.faultTrap
+	}
+	pc, userSP := t.frame.PC(), t.frame.StackPointer()
+	fr, ok := setupSigframe(t, &t.frame, cpu, &act, sig, &info, userWritable)
+	if !ok {
+		// No room for the frame (or it would overflow the alternate stack): Linux's
+		// get_sigframe returns a bogus address and signal_setup_done forces SIGSEGV. So does a
+		// handler that cannot be entered or returned from (abi_<arch>.go).
+		forceSigsegv(t, sig)
+		return
+	}
+	if cmd.klog {
+		var k kbuf
+		k.s("log signal ").d(int64(sig)).s(" tid=").d(int64(t.tid)).s(" pc=").x(uint64(pc)).s(" sp=").x(uint64(userSP)).
+			s(" code=").d(int64(info.code)).s(" addr=").x(uint64(info.addr)).s(" frame=").x(uint64(fr.sp)).record()
+	}
+	if act.flags&saResethand != 0 {
+		setSigaction(procOf(t), int32(sig), sigaction{})
+	}
+	if fault {
+		t.faultSig, t.faultCode, t.faultAddr, t.faultTrap = 0, 0, 0, 0
+	}
+	sigDelivered(t, &act, sig)
+}
 
-	f := &t.frame
+// nextSignal is the signal deliverSignal takes next: t's fault signal if it is deliverable,
+// else the lowest-numbered deliverable one. t has one (deliverable).
+func nextSignal(t *Thread) int {
+	ready := t.sigpending.Load() &^ t.sigmask
+	if t.faultSig != 0 && ready&sigbit(t.faultSig) != 0 {
+		return t.faultSig
+	}
+	sig := 1
+	for ready&1 == 0 {
+		ready >>= 1
+		sig++
+	}
+	return sig
+}
+
+// sigInfo is what a delivery's siginfo_t says: si_code, and for a fault the address and the
+// architecture's trap number (sigcontext's trapno), else the sender's details (src).
+type sigInfo struct {
+	code   int32
+	addr   uintptr
+	trapno uint64
+	src    sigSource
+}
+
+// sigWriter writes a signal frame into a core's buffer (sigOut) instead of the user stack: each
+// store names the frame's user address and lands delta bytes away, in the buffer, while the
+// values that are addresses (the handler's arguments, uc_mcontext.fpstate) stay user addresses.
+// setupSigframe then copies the buffer out with arch.CopyUser — one copy that may fault, which
+// is what the path without the BKL needs (another core's munmap may take the stack away).
+type sigWriter struct{ delta uintptr }
+
+func (w sigWriter) put64(a uintptr, v uint64)  { store64(a+w.delta, v) }
+func (w sigWriter) put32(a uintptr, v uint32)  { store32(a+w.delta, v) }
+func (w sigWriter) copyIn(a, src, n uintptr)   { copyWords(a+w.delta, src, n) }
+func (w sigWriter) get32(a uintptr) (v uint32) { return load32(a + w.delta) }
+
+// sigOut is each core's buffer for the signal frame it builds (sigFrameMax bytes: abi_<arch>.go).
+// Owned by the core; words, for alignment.
+var sigOut [arch.MaxCPU][sigFrameMax / 8]uint64
+
+// userWritable is setupSigframe's check under the BKL: userRange faults the pages in, and nothing
+// can unmap them before the copy.
+func userWritable(p, n uintptr) bool { return userRange(p, n, true) }
+
+// setupSigframe builds the frame of a delivery of sig to t, whose registers are f (its saved
+// frame under the BKL, the trap's frame without it), with act the disposition: it places the
+// frame on the stack or the alternate stack as Linux's get_sigframe does, fills it in core cpu's
+// buffer — siginfo, the ucontext with the interrupted context and the mask to restore, the FP
+// state — copies it out once writable says the program may write there, and points f at the
+// handler. false, with nothing changed in t or f, if there is no room for the frame, the
+// handler cannot be entered or returned from, or the frame could not be written.
+func setupSigframe(t *Thread, f *arch.Frame, cpu int, act *sigaction, sig int, info *sigInfo, writable func(p, n uintptr) bool) (sigframe, bool) {
 	userSP := f.StackPointer()
 	nested := onAltStack(t, userSP)
 	sp := userSP - sigRedZone
@@ -227,67 +310,70 @@ func deliverSignal(t *Thread, gp sched.GID, cpu int) {
 		sp = t.altSP + t.altSize // switch to the alternate stack
 	}
 	fr := layoutSigframe(sp)
+	size := fr.end - fr.sp
 	overflow := (nested || entering) && !(fr.sp > t.altSP && fr.sp-t.altSP <= t.altSize)
-	if overflow || !userRange(fr.sp, fr.end-fr.sp, true) {
-		// No room for the frame (or it would overflow the alternate stack): Linux's
-		// get_sigframe returns a bogus address and signal_setup_done forces SIGSEGV.
-		forceSigsegv(t, sig)
-		return
+	if overflow || fr.sp > fr.end || size > sigFrameMax || !writable(fr.sp, size) {
+		return fr, false
 	}
-	zeroUser(fr.sp, fr.end-fr.sp)
+	ret, ok := handlerReturn(t, act)
+	if !ok {
+		return fr, false
+	}
+	buf := uintptr(unsafe.Pointer(&sigOut[cpu]))
+	for i := uintptr(0); i < size; i += 8 { // size is a multiple of 8: layoutSigframe's alignment
+		store64(buf+i, 0)
+	}
+	w := sigWriter{delta: buf - fr.sp}
 
 	// siginfo_t (asm-generic/siginfo.h): si_signo at 0, si_errno at 4, si_code at 8, then the
 	// union: si_addr at 16 for faults, si_pid/si_uid at 16/20 for kill and tgkill, the timer's
 	// fields for SI_TIMER (storeSigSource).
-	code := src.code
-	var addr uintptr
-	trapno := uint64(0)
-	fault := sig == t.faultSig
-	if fault {
-		code, addr, trapno = t.faultCode, t.faultAddr, t.faultTrap
-	}
-	store32(fr.info+0, uint32(sig))
-	store32(fr.info+8, uint32(code))
+	w.put32(fr.info+0, uint32(sig))
+	w.put32(fr.info+8, uint32(info.code))
 	switch {
-	case code == siTkill:
-		store32(fr.info+16, uint32(processID)) // si_pid: the sender, this process
-	case fault:
-		store64(fr.info+16, uint64(addr))
+	case info.code == siTkill:
+		w.put32(fr.info+16, uint32(processID)) // si_pid: the sender, this process
+	case sig == t.faultSig:
+		w.put64(fr.info+16, uint64(info.addr))
 	default:
-		storeSigSource(fr.info, src)
+		storeSigSource(w, fr.info, info.src)
 	}
 
 	// struct ucontext begins the same on every architecture: uc_flags, uc_link, then uc_stack
 	// (stack_t: ss_sp, ss_flags, ss_size) describing the alternate stack as it was.
-	store64(fr.uc+ucStack, uint64(t.altSP))
-	store64(fr.uc+ucStack+8, altStackFlags(t, userSP)|uint64(t.altFlags&ssAutodisarm))
-	store64(fr.uc+ucStack+16, uint64(t.altSize))
+	w.put64(fr.uc+ucStack, uint64(t.altSP))
+	w.put64(fr.uc+ucStack+8, altStackFlags(t, userSP)|uint64(t.altFlags&ssAutodisarm))
+	w.put64(fr.uc+ucStack+16, uint64(t.altSize))
+	// The mask rt_sigreturn restores: the saved one while a temporary mask is in force (it ends
+	// with this delivery), as Linux's sigmask_to_save.
+	mask := t.sigmask
+	if t.restoreSigmask {
+		mask = t.savedSigmask
+	}
+	saveSigcontext(w, &fr, f, t, mask, info.trapno, info.addr)
+	putReturn(w, &fr, ret)
+	if !arch.CopyUser(fr.sp, buf, size) {
+		return fr, false
+	}
+
+	// The frame is in place: the delivery happens.
+	t.restoreSigmask = false
 	if t.altFlags&ssAutodisarm != 0 {
 		t.altSP, t.altSize, t.altFlags = 0, 0, ssDisable // __save_altstack: sas_ss_reset
 	}
-	saveSigcontext(&fr, t, trapno, addr)
+	enterHandler(&fr, f, act, sig, ret)
+	return fr, true
+}
 
-	if cmd.klog {
-		var k kbuf
-		k.s("log signal ").d(int64(sig)).s(" tid=").d(int64(t.tid)).s(" pc=").x(uint64(f.PC())).s(" sp=").x(uint64(userSP)).
-			s(" code=").d(int64(code)).s(" addr=").x(uint64(addr)).s(" frame=").x(uint64(fr.sp)).record()
-	}
-	if !enterHandler(&fr, t, act, sig) {
-		forceSigsegv(t, sig) // a handler that cannot be entered or returned from (abi_<arch>.go)
-		return
-	}
+// sigDelivered is what follows a delivery of sig with disposition act: the handler runs with
+// its mask added, and sig itself unless SA_NODEFER. With or without the BKL.
+func sigDelivered(t *Thread, act *sigaction, sig int) {
 	t.sigmask |= act.mask
 	if act.flags&saNodefer == 0 {
 		t.sigmask |= sigbit(sig)
 	}
 	t.sigmask &^= unblockable
-	if act.flags&saResethand != 0 {
-		*act = sigaction{}
-	}
-	if fault {
-		t.faultSig, t.faultCode, t.faultAddr, t.faultTrap = 0, 0, 0, 0
-	}
-	stats.signals++
+	atomic.AddUint64(&stats.signals, 1)
 }
 
 // forceSigsegv is Linux's force_sigsegv, for a signal sig that could not be delivered: SIGSEGV

@@ -1,4 +1,4 @@
-// The Go runtime's signals without the big kernel lock: tgkill and rt_sigreturn.
+// The Go runtime's signals without the big kernel lock: tgkill, delivery and rt_sigreturn.
 // SPDX-License-Identifier: BSD-3-Clause
 
 package kernel
@@ -44,13 +44,24 @@ import (
 // (PeekUserRange), and decoded from the copy by the same code as under the BKL (signal.go
 // sysRtSigreturn, abi_<arch>.go); a frame it cannot read or does not accept goes, unchanged, to
 // sysRtSigreturn under the BKL, which faults pages in or answers SIGSEGV. The restored mask may
-// let a pending signal in: the thread then looks, after a fence (Dekker's rule again), and takes
-// the BKL's way out, which delivers it.
+// let a pending signal in: the thread then looks, after a fence (Dekker's rule again), and
+// delivers it as below.
 //
-// Delivery itself (schedule's deliverSignal) keeps the BKL: a thread with a signal to take
-// enters it on its way out (needsKernel), as before. The kernel option sigbkl=1 keeps tgkill and
-// rt_sigreturn under the BKL too, for comparisons; so do strace and the scheduler trace, which
-// log under it.
+// Delivery (signalsUnlocked, deliverUnlocked) happens where a thread returns to user mode with
+// a signal its mask lets in: in the kick tgkill sent its core (wake_unlocked.go kickUnlocked) and
+// after rt_sigreturn. It builds the frame with the code schedule's deliverSignal uses
+// (signal.go setupSigframe): in the core's buffer, copied out once with arch.CopyUser after the
+// loaded page table says the program may write the stack. It reads the disposition under a
+// sequence count, since rt_sigaction may change it meanwhile (setSigaction, loadSigaction), and
+// claims the pending bit under futexQ's lock, as the senders that attach a timer's or the
+// kernel's siginfo to a pending bit set both under it (sigsource.go): only a signal without such
+// a source is delivered here. Everything else — a fault's signal, a default action, a timer's
+// or an itimer's signal, SA_RESETHAND, a temporary mask to restore, a stack it cannot write now —
+// takes the BKL's way out, with the bit put back. klog logs the deliveries made under the BKL
+// (its console is the BKL's) and counts these.
+//
+// The kernel option sigbkl=1 keeps all of it under the BKL, for comparisons; so do strace and
+// the scheduler trace, which log under it.
 //
 // Context: trap context (doc.go), without the BKL.
 
@@ -142,10 +153,10 @@ func sigreturnUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 	}
 	atomic.AddUint64(&stats.syscalls, 1)
 	atomic.AddUint64(&stats.unlockedSigreturns, 1)
-	arch.Fence() // the restored mask before the pending set (signal.go: Dekker's rule)
-	if needsKernel(t) {
-		// The mask lets a pending signal in: the BKL's way out delivers it, as schedule does
-		// after every call, to this thread, whose frame is now the restored context.
+	// The restored mask may let a pending signal in: delivered here, as schedule does after
+	// every call (signalsUnlocked reads the pending set after a fence: Dekker's rule), or by the
+	// BKL's way out, to this thread, whose frame is now the restored context.
+	if needsKernelNotSignals(t) || !signalsUnlocked(t, f, cpu) {
 		t.frame = *f
 		return trapBKL(nil, arch.TrapIPI, int(arch.IPIWake), cpu, t0)
 	}
@@ -156,4 +167,75 @@ func sigreturnUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 // the thread's — lets the program read the n bytes at p now (mm PeekUserRange).
 func loadedReadable(p, n uintptr) bool {
 	return mm.PageTable{Root: cpus[arch.Current().ID()].root}.PeekUserRange(p, n, false)
+}
+
+// signalsUnlocked delivers, without the BKL, the signals t's mask lets in to t — the thread
+// running on core cpu, whose registers are f — on its way back to user mode, each on top of the
+// last, as schedule's loop of deliverSignal does: true once none is left, false as soon as one
+// needs the BKL (deliverUnlocked), whose way out then delivers the rest. The mask is read after a
+// fence (Dekker's rule, signal.go).
+func signalsUnlocked(t *Thread, f *arch.Frame, cpu int) bool {
+	for n := 0; n < nSig; n++ {
+		arch.Fence()
+		ready := t.sigpending.Load() &^ t.sigmask
+		if ready == 0 {
+			return true
+		}
+		if !deliverUnlocked(t, f, cpu, ready) {
+			return false
+		}
+	}
+	return false // a handler that lets every signal in: let the BKL's loop bound it
+}
+
+// deliverUnlocked delivers the lowest signal of ready to t, as deliverSignal does, if nothing
+// of it needs the BKL: a signal a caught handler takes, sent by tgkill or kill (no timer's or
+// kernel's siginfo to fetch, no SIGALRM itimer to re-arm, no fault to describe), with no
+// SA_RESETHAND to apply, while t has no temporary mask to restore. (klog logs the deliveries
+// made under the BKL — the console is the BKL's — and counts these: unlocked-deliveries.) The disposition is read under its sequence count (loadSigaction); the
+// pending bit is claimed under futexQ's lock, as no source is set (sigsource.go); the frame is
+// built in the core's buffer and copied out with arch.CopyUser after the loaded page table says
+// the program may write there (setupSigframe, loadedWritable). false, with the bit put back and
+// nothing else changed, when the BKL's deliverSignal must do it — or when the frame could not be
+// written, which that path turns into SIGSEGV if the stack is really bad.
+func deliverUnlocked(t *Thread, f *arch.Frame, cpu int, ready uint64) bool {
+	if cmd.sigBKL || t.faultSig != 0 || t.restoreSigmask || t.killed || procOf(t).state != procLive {
+		return false
+	}
+	sig := 1
+	for ready&1 == 0 {
+		ready >>= 1
+		sig++
+	}
+	if sig == sigALRM {
+		return false // takeSigSource re-arms the real-time itimer: the BKL's
+	}
+	act := loadSigaction(procOf(t), sig)
+	if act.handler == sigDFL || act.handler == sigIGN || act.flags&saResethand != 0 {
+		return false
+	}
+	bit := sigbit(sig)
+	futexQ.lock.lock(cpu)
+	claimed := t.sigTimer&bit == 0 && t.sigKernel&bit == 0 && t.sigpending.Load()&bit != 0
+	if claimed {
+		t.sigpending.And(^bit)
+	}
+	futexQ.lock.unlock(cpu)
+	if !claimed {
+		return false
+	}
+	info := sigInfo{code: siTkill}
+	if _, ok := setupSigframe(t, f, cpu, &act, sig, &info, loadedWritable); !ok {
+		t.sigpending.Or(bit) // as it was: the BKL's deliverSignal takes it
+		return false
+	}
+	sigDelivered(t, &act, sig)
+	atomic.AddUint64(&stats.unlockedDeliveries, 1)
+	return true
+}
+
+// loadedWritable is setupSigframe's check without the BKL: the page table loaded on this core —
+// the thread's — lets the program write the n bytes at p now (mm PeekUserRange).
+func loadedWritable(p, n uintptr) bool {
+	return mm.PageTable{Root: cpus[arch.Current().ID()].root}.PeekUserRange(p, n, true)
 }

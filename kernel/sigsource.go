@@ -21,7 +21,10 @@ import "gmpos/sched"
 // pending on one thread that does not block them, chosen as Linux's complete_signal does: the
 // thread the sender names first, else any; if every thread blocks the signal, it waits on the
 // first choice. Linux keeps such a signal in a process-wide set instead, so that whichever thread
-// unblocks it first takes it. Protected by the BKL.
+// unblocks it first takes it. Protected by the BKL; and a sender sets a source bit together with
+// the pending bit under futexQ's lock, under which a delivery without the BKL claims only a
+// pending signal with neither source (signal_unlocked.go deliverUnlocked): the two never
+// take each other's instance.
 
 const (
 	sigALRM   = 14
@@ -65,11 +68,11 @@ func takeSigSource(t *Thread, gp sched.GID, sig int) sigSource {
 // storeSigSource writes a timer's or the kernel's siginfo fields after si_signo/si_code
 // (asm-generic/siginfo.h: _timer's si_tid at 16, si_overrun at 20, si_sigval at 24; SI_KERNEL
 // leaves si_pid and si_uid zero).
-func storeSigSource(info uintptr, src sigSource) {
+func storeSigSource(w sigWriter, info uintptr, src sigSource) {
 	if src.code == siTimer {
-		store32(info+16, uint32(src.timerID))
-		store32(info+20, uint32(src.overrun))
-		store64(info+24, src.value)
+		w.put32(info+16, uint32(src.timerID))
+		w.put32(info+20, uint32(src.overrun))
+		w.put64(info+24, src.value)
 	}
 }
 
@@ -141,10 +144,18 @@ func postKernelSignal(k int, prefer sched.GID, sig int, cpu int) {
 		return
 	}
 	t := &threads[gp]
-	if sigIgnoredBy(t, sig) || t.sigpending.Load()&sigbit(sig) != 0 {
+	bit := sigbit(sig)
+	if sigIgnoredBy(t, sig) {
 		return
 	}
-	t.sigKernel |= sigbit(sig)
+	futexQ.lock.lock(cpu) // the source with the pending bit (see above)
+	if t.sigpending.Load()&bit != 0 {
+		futexQ.lock.unlock(cpu)
+		return
+	}
+	t.sigKernel |= bit
+	t.sigpending.Or(bit)
+	futexQ.lock.unlock(cpu)
 	postSignal(t, gp, sig, cpu)
 }
 

@@ -22,9 +22,10 @@ import (
 // (wake_unlocked.go), the Go runtime's futex calls (futex_unlocked.go), its sleeps, yields,
 // getpid and gettid with the timer interrupts that end the sleeps (sleep_unlocked.go,
 // self_unlocked.go), a page fault's first touch of a page (fault_unlocked.go, under mm's lock
-// alone), and its preemption signal, tgkill, with the handler's way back, rt_sigreturn
+// alone), and its preemption signal — tgkill, the delivery, the handler's way back
 // (signal_unlocked.go: an atomic pending set and Dekker's rule between sender and target,
-// signal.go; the frame copied with arch.CopyUser), with what they needed: a lock below the BKL for the queue of futex waits and
+// signal.go; the frame built in a core's buffer and copied either way with arch.CopyUser; the
+// dispositions under a sequence count) — with what they needed: a lock below the BKL for the queue of futex waits and
 // sleeps (futex.go, spinlock.go: ranked, checked on every acquisition), mm's lock made a real
 // spin lock (kernel/mm/lock.go), a read of user memory that may fail (arch.LoadUser32 and its
 // exception fixup, after a page-table check), CPU-time charges without the lock (cputime.go),
@@ -36,10 +37,9 @@ import (
 // What the next pieces need: threads (clone, exit) touch the thread and process tables and the
 // scheduler's G table together; fds need a lock per fd table and references that survive a
 // concurrent close; mm's other calls (mmap, munmap, madvise, mprotect) need shootdowns sent
-// without the BKL (they already skip idle cores: see below); the delivery of the runtime's
-// signals needs the frame built in a core's buffer and written with arch.CopyUser, as
-// rt_sigreturn reads it, and the dispositions under a lock or a sequence count (rt_sigaction
-// may change them meanwhile); and the blocking calls
+// without the BKL (they already skip idle cores: see below), and their user copies made with
+// arch.CopyUser (another core's munmap could otherwise fault them), as the signal frame's are;
+// and the blocking calls
 // on files, epoll, sockets and children still share the `waiters` list. Measured (README,
 // Benchmarks): the futex piece took a 2-vCPU thread ping-pong from 44,720 BKL-contended entries
 // to 149, and its round trip from 61 to 41 µs; the sleep piece took a 4-vCPU GC-churn run from

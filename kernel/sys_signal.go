@@ -26,7 +26,7 @@ func sysRtSigaction(sig int32, act, oact, size uintptr) int64 {
 	}
 	old := cur().sigactions[sig]
 	if act != 0 {
-		cur().sigactions[sig] = a
+		setSigaction(cur(), sig, a)
 		if ignoredAction(old.handler, int(sig)) && !ignoredAction(a.handler, int(sig)) {
 			timersUnignore(int(sig), currentCPU()) // parked timers send their signal (ptimer.go)
 		}

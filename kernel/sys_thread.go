@@ -103,7 +103,7 @@ func threadExit(t *Thread, gp sched.GID, cpu int) {
 func exitProcess(code int) {
 	var k kbuf
 	if cmd.klog {
-		k.s("log stats syscalls=").d(int64(atomic.LoadUint64(&stats.syscalls))).s(" signals=").d(int64(stats.signals)).
+		k.s("log stats syscalls=").d(int64(atomic.LoadUint64(&stats.syscalls))).s(" signals=").d(int64(atomic.LoadUint64(&stats.signals))).
 			s(" preemptions=").d(int64(atomic.LoadUint64(&stats.preemptions))).s(" threads=").d(int64(stats.threads)).s(" processes=").d(int64(stats.processes)).s(" timer-arms=").d(int64(atomic.LoadUint64(&stats.timerArms))).s(" ticks=").d(int64(atomic.LoadUint64(&stats.ticks))).s(" idle-ticks=").d(int64(atomic.LoadUint64(&stats.idleTicks))).s(" early-timers=").d(int64(atomic.LoadUint64(&stats.earlyTimers))).
 			s(" cpus=").d(int64(ncpu)).s(" shootdowns=").d(int64(stats.shootdowns)).
 			s(" bkl-contended=").d(int64(stats.bklContended)).s(" bkl-wait-us=").d(cyclesToNS(stats.bklSpinCycles) / 1000).
@@ -118,7 +118,7 @@ func exitProcess(code int) {
 			s(" unlocked-timed-futex=").d(int64(atomic.LoadUint64(&stats.unlockedTimedFutex))).s(" unlocked-kicks=").d(int64(atomic.LoadUint64(&stats.unlockedKicks))).s(" unlocked-self=").d(int64(atomic.LoadUint64(&stats.unlockedSelf))).
 			s(" unlocked-faults=").d(int64(atomic.LoadUint64(&stats.unlockedFaults))).s(" fault-fallbacks=").d(int64(atomic.LoadUint64(&stats.faultFallbacks))).
 			s(" lazy-skips=").d(int64(stats.lazySkips)).s(" lazy-flushes=").d(int64(atomic.LoadUint64(&stats.lazyFlushes))).
-			s(" unlocked-signals=").d(int64(atomic.LoadUint64(&stats.unlockedSignals))).s(" unlocked-sigreturns=").d(int64(atomic.LoadUint64(&stats.unlockedSigreturns))).s(" sig-fallbacks=").d(int64(atomic.LoadUint64(&stats.sigFallbacks))).record()
+			s(" unlocked-signals=").d(int64(atomic.LoadUint64(&stats.unlockedSignals))).s(" unlocked-sigreturns=").d(int64(atomic.LoadUint64(&stats.unlockedSigreturns))).s(" unlocked-deliveries=").d(int64(atomic.LoadUint64(&stats.unlockedDeliveries))).s(" sig-fallbacks=").d(int64(atomic.LoadUint64(&stats.sigFallbacks))).record()
 		ktimeReport()
 		for i := 0; i < ncpu; i++ { // where each core's time went; the rest was user time
 			kt, idle := cpuTime(i)

@@ -506,4 +506,5 @@ var stats struct {
 	// exist or is another process's, or whose wait only the BKL may end; a signal frame it could
 	// not read or would not accept).
 	unlockedSignals, unlockedSigreturns, sigFallbacks uint64
+	unlockedDeliveries                                uint64 // signals delivered without it
 }

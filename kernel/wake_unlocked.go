@@ -129,14 +129,19 @@ func pickUnlocked(cpu int, t0 uint64, b int) *arch.Frame {
 		idleUnlocked(cpu, t0, b)
 		return nil
 	}
-	if sectionOpen(gp) || needsKernel(&threads[gp]) {
-		atomic.AddUint64(&stats.unlockedFallbacks, 1)
-		c.kernelCycles += arch.Cycles() - t0
-		c.pickedIdle = true // the thread has not run: the trap charges nobody (cputime.go)
-		return trapBKL(nil, arch.TrapIPI, int(arch.IPIWake), cpu, arch.Cycles())
+	t := &threads[gp]
+	if sectionOpen(gp) || needsKernelNotSignals(t) || cmd.sigBKL && needsKernel(t) {
+		return pickFallback(cpu, t0)
 	}
 	holdThread(cpu, gp) // its last core may still be switching away from it (oncpu.go)
-	t := &threads[gp]
+	if t.sigpending.Load()&^t.sigmask != 0 {
+		// A signal to deliver on its way out (schedule's job under the BKL): delivered here,
+		// on its stack, through its page table (signal_unlocked.go), or by the BKL's path.
+		loadRoot(cpu, procs[t.proc].space)
+		if !signalsUnlocked(t, &t.frame, cpu) {
+			return pickFallback(cpu, t0)
+		}
+	}
 	now := nanotime()
 	startCharging(cpu, gp, now)
 	loadRoot(cpu, procs[t.proc].space)
@@ -152,6 +157,18 @@ func pickUnlocked(cpu int, t0 uint64, b int) *arch.Frame {
 	return &t.frame
 }
 
+// pickFallback hands the thread pickUnlocked picked on core cpu (entered at cycle t0) to
+// trapBKL, whose schedule resumes it: it needs the kernel (an end, a signal only the BKL may
+// deliver), or the BKL section that readied it is still open. The thread has not run here, so
+// the trap charges nobody (cputime.go pickedIdle).
+func pickFallback(cpu int, t0 uint64) *arch.Frame {
+	c := &cpus[cpu]
+	atomic.AddUint64(&stats.unlockedFallbacks, 1)
+	c.kernelCycles += arch.Cycles() - t0
+	c.pickedIdle = true
+	return trapBKL(nil, arch.TrapIPI, int(arch.IPIWake), cpu, arch.Cycles())
+}
+
 // kickUnlockedOK reports whether an IPIWake that interrupted a running thread on core cpu (frame
 // f) may be handled by kickUnlocked: the thread was in user mode and needs nothing of the
 // kernel's, and nothing that wakeUnlocked leaves to the BKL is on.
@@ -164,17 +181,35 @@ func pickUnlocked(cpu int, t0 uint64, b int) *arch.Frame {
 // a kick is about, and hands those to trapBKL. A kick from a path without the BKL would need
 // that barrier itself. What is left for a kick is the timer: a CPU-time timer armed elsewhere
 // wants the periodic tick, which the way out arms (unlockedView.periodic, published first).
+//
+// A kick for a signal is the common one — the runtime's tgkill (signal_unlocked.go) kicks the
+// core its target runs on — and the signal is delivered here too (signalsUnlocked), unless it
+// needs the BKL or sigbkl=1 keeps signals under it.
 func kickUnlockedOK(f *arch.Frame, cpu int) bool {
 	gp := cpus[cpu].cur
-	return gp != 0 && f.FromUser() && !cmd.wakeBKL && !cmd.trace && !needsKernel(&threads[gp])
+	if gp == 0 || !f.FromUser() || cmd.wakeBKL || cmd.trace {
+		return false
+	}
+	t := &threads[gp]
+	if cmd.sigBKL {
+		return !needsKernel(t)
+	}
+	return !needsKernelNotSignals(t)
 }
 
 // kickUnlocked handles the IPI kickUnlockedOK accepted, entered at cycle t0: acknowledge it,
-// and resume the thread, its timer armed anew.
+// deliver the signals it came for, and resume the thread, its timer armed anew. A signal that
+// needs the BKL sends the thread the BKL's way out, which delivers it (and any after it).
 func kickUnlocked(f *arch.Frame, cpu int, t0 uint64) *arch.Frame {
 	arch.EOI(f)
 	atomic.AddUint64(&stats.unlockedKicks, 1)
-	return resumeUnlocked(f, cpu, cpus[cpu].cur, t0, ktimeIPI)
+	gp := cpus[cpu].cur
+	t := &threads[gp]
+	if !signalsUnlocked(t, f, cpu) {
+		t.frame = *f
+		return trapBKL(nil, arch.TrapIPI, int(arch.IPIWake), cpu, t0)
+	}
+	return resumeUnlocked(f, cpu, gp, t0, ktimeIPI)
 }
 
 // switchUnlocked is the way out of a trap handled without the BKL whose thread stopped running
@@ -257,6 +292,12 @@ func markPolling(cpu int) {
 // restore. Read without the lock, after arch.Fence (see above).
 func needsKernel(t *Thread) bool {
 	return t.killed || procOf(t).state != procLive || t.sigpending.Load()&^t.sigmask != 0 || t.restoreSigmask
+}
+
+// needsKernelNotSignals is needsKernel but for the signals to deliver, which a path without the
+// BKL may deliver itself (signal_unlocked.go signalsUnlocked): an end, or a mask to restore.
+func needsKernelNotSignals(t *Thread) bool {
+	return t.killed || procOf(t).state != procLive || t.restoreSigmask
 }
 
 // startCharging makes core cpu charge thread gp from now on (chargeSystem's effect when the core

@@ -90,6 +90,7 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&rlimits)), unsafe.Sizeof(rlimits))
 	add(uintptr(unsafe.Pointer(&roots)), unsafe.Sizeof(roots))
 	add(uintptr(unsafe.Pointer(&sigBufs)), unsafe.Sizeof(sigBufs))
+	add(uintptr(unsafe.Pointer(&sigOut)), unsafe.Sizeof(sigOut))
 	add(uintptr(unsafe.Pointer(&smpGo)), unsafe.Sizeof(smpGo))
 	add(uintptr(unsafe.Pointer(&sockets)), unsafe.Sizeof(sockets))
 	add(uintptr(unsafe.Pointer(&spaceGen)), unsafe.Sizeof(spaceGen))

@@ -12,9 +12,9 @@ import "testing"
 // that exit while signalled must be ESRCH once gone. Every check must hold, as natively. klog's
 // counters must show that the signals were posted without the BKL (at least 1,000: the storm
 // alone sends several thousand), that the ones for a thread asleep in a wait only the BKL may
-// end (epoll) were handed to it, and that the handlers returned without it (at least 1,000
-// rt_sigreturns: each delivered signal ends in one; the storm's pending bits merge, so fewer
-// are delivered than sent).
+// end (epoll) were handed to it, and that the handlers were entered and returned from without
+// it (at least 1,000 deliveries and rt_sigreturns: each delivered signal ends in one; the
+// storm's pending bits merge, so fewer are delivered than sent).
 //
 // Mutations seen failing: a signal for a thread in a BKL wait counted as done instead of handed
 // to the BKL (7 of 800 rounds ended with EINTR, 4 lost at the 2 s timeout before the pairs
@@ -34,9 +34,13 @@ func TestGuestSignalUnlocked(t *testing.T) {
 	}
 	posted, handed := klogCounter(t, g.log, "unlocked-signals"), klogCounter(t, g.log, "sig-fallbacks")
 	returned := klogCounter(t, g.log, "unlocked-sigreturns")
-	t.Logf("tgkill without the BKL: %d, rt_sigreturn: %d, handed to it: %d", posted, returned, handed)
+	delivered := klogCounter(t, g.log, "unlocked-deliveries")
+	t.Logf("without the BKL: tgkill %d, deliveries %d, rt_sigreturn %d; handed to it: %d", posted, delivered, returned, handed)
 	if posted < 1000 || returned < 1000 {
 		t.Errorf("%d signals posted and %d handlers returned from without the BKL: want at least 1,000 each", posted, returned)
+	}
+	if delivered < 1000 {
+		t.Errorf("%d signals delivered without the BKL: want at least 1,000", delivered)
 	}
 	if handed < 1 {
 		t.Errorf("no tgkill handed to the BKL: the threads asleep in epoll_pwait need it")
