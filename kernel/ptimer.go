@@ -319,10 +319,13 @@ func timerDelivered(k *ptimer) int32 {
 func timerCancelSignal(k *ptimer) {
 	if k.queued {
 		t := &threads[k.queuedAt]
+		cpu := currentCPU()
+		futexQ.lock.lock(cpu) // the source with the pending bit (timerSend)
 		if bit := sigbit(int(k.signo)); t.sigTimer&bit != 0 {
 			t.sigTimer &^= bit
 			t.sigpending.And(^bit)
 		}
+		futexQ.lock.unlock(cpu)
 	}
 	k.queued, k.ignored = false, false
 }

@@ -97,7 +97,9 @@ func sigbit(sig int) uint64 { return 1 << uint(sig-1) }
 // changing them, and must not take half of each (Linux: sighand->siglock). BKL held.
 func setSigaction(p *process, sig int32, a sigaction) {
 	p.sigactSeq.Add(1) // odd: a change is under way
+	arch.Fence()       // ... before the stores (arm64: a release does not order later stores)
 	p.sigactions[sig] = a
+	arch.Fence() // the stores before the count is even again
 	p.sigactSeq.Add(1)
 }
 
@@ -108,6 +110,7 @@ func loadSigaction(p *process, sig int) sigaction {
 	for {
 		s := p.sigactSeq.Load()
 		a := p.sigactions[sig]
+		arch.Fence() // the copy before the second look (arm64: an acquire does not order earlier loads)
 		if s&1 == 0 && p.sigactSeq.Load() == s {
 			return a
 		}
@@ -320,7 +323,7 @@ func setupSigframe(t *Thread, f *arch.Frame, cpu int, act *sigaction, sig int, i
 		return fr, false
 	}
 	buf := uintptr(unsafe.Pointer(&sigOut[cpu]))
-	for i := uintptr(0); i < size; i += 8 { // size is a multiple of 8: layoutSigframe's alignment
+	for i := uintptr(0); i < size; i += 8 { // whole words: sigFrameMax has room for the last one
 		store64(buf+i, 0)
 	}
 	w := sigWriter{delta: buf - fr.sp}

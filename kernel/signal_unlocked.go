@@ -101,7 +101,7 @@ func tgkillUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 		atomic.AddUint64(&stats.sigFallbacks, 1)
 		return trapBKL(f, arch.TrapSyscall, n, cpu, t0)
 	}
-	target.sigpending.Or(bit)
+	old := target.sigpending.Or(bit)
 	arch.Fence() // the bit before the mask and the wait (signal.go: Dekker's rule)
 	bklWait := false
 	if target.sigmask&bit == 0 {
@@ -112,6 +112,12 @@ func tgkillUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 			kickThread(tgp, cpu) // running, or on its way to: the IPI goes out below
 		default:
 			bklWait = true
+			// sysTgkill posts the signal itself: take back a bit this call added, or a BKL
+			// holder could deliver it before that, and sysTgkill would then post it twice.
+			// Under futexQ's lock, no delivery without the BKL can have claimed it yet.
+			if old&bit == 0 {
+				target.sigpending.And(^bit)
+			}
 		}
 	}
 	futexQ.lock.unlock(cpu)
@@ -216,7 +222,11 @@ func deliverUnlocked(t *Thread, f *arch.Frame, cpu int, ready uint64) bool {
 	}
 	bit := sigbit(sig)
 	futexQ.lock.lock(cpu)
-	claimed := t.sigTimer&bit == 0 && t.sigKernel&bit == 0 && t.sigpending.Load()&bit != 0
+	// An end is looked at again inside the section: waiting for the lock acknowledges TLB
+	// shootdowns, so execve may have marked t and torn its address space down meanwhile (as
+	// futex_unlocked.go says), and the frame must not be written into the new image.
+	claimed := !t.killed && procOf(t).state == procLive &&
+		t.sigTimer&bit == 0 && t.sigKernel&bit == 0 && t.sigpending.Load()&bit != 0
 	if claimed {
 		t.sigpending.And(^bit)
 	}

@@ -116,7 +116,8 @@ func trapBKL(f *arch.Frame, kind arch.TrapKind, n, cpu int, t0 uint64) *arch.Fra
 	bklLock(cpu)
 	tl := t0
 	if prof.hz != 0 {
-		tl = arch.Cycles() // the BKL is ours: the wait before it is the profiler's "bkl-wait"
+		tl = arch.Cycles()  // the BKL is ours: the wait before it is the profiler's "bkl-wait"
+		prof.at[cpu].gp = 0 // profEnter's record is not this path's: the idle loop's next is no thread's
 	}
 	c := &cpus[cpu]
 	idle := uint64(0)
