@@ -223,9 +223,11 @@ func storm(n, rounds int) {
 }
 
 // exitRace: n threads exit while a sender signals each; once a thread is gone, tgkill of its tid
-// is ESRCH (a new thread in its slot has another tid).
+// is ESRCH (a new thread in its slot has another tid). A locked goroutine that happens to run on
+// the main thread does not end it — the runtime wedges the main thread instead (runtime/proc.go
+// mexit) — so that round is run again.
 func exitRace(n int) {
-	gone := 0
+	gone, wedged := 0, 0
 	for i := 0; i < n; i++ {
 		tids := make(chan int)
 		quit := make(chan struct{})
@@ -236,6 +238,14 @@ func exitRace(n int) {
 		}()
 		tid := <-tids
 		close(quit)
+		if tid == syscall.Getpid() {
+			wedged++
+			i--
+			if wedged > 1 {
+				break // it is wedged for good: a second one cannot happen
+			}
+			continue
+		}
 		deadline := time.Now().Add(5 * time.Second)
 		for time.Now().Before(deadline) {
 			if tgkill(tid, int(syscall.SIGUSR2)) == syscall.ESRCH {
