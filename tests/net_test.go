@@ -902,6 +902,11 @@ func newHostServer(blobSize int) *hostServer {
 		h.mu.Lock()
 		h.hellos++
 		h.mu.Unlock()
+		// A pause the guest must sleep through, so that its receiver is certainly asleep when
+		// the reply comes and the NIC's interrupt wakes it (TestGuestNetHTTPClient's ready_irq):
+		// the transfers keep one vCPU busy and may never let it sleep (CI once saw ready_irq=0,
+		// and 2-5 in runs around it).
+		time.Sleep(200 * time.Millisecond)
 		io.WriteString(w, "hello from the host\n")
 	})
 	mux.HandleFunc("/sum", func(w http.ResponseWriter, r *http.Request) {
