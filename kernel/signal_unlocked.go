@@ -164,7 +164,7 @@ func sigreturnUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 	// BKL's way out, to this thread, whose frame is now the restored context.
 	if needsKernelNotSignals(t) || !signalsUnlocked(t, f, cpu) {
 		t.frame = *f
-		return trapBKL(nil, arch.TrapIPI, int(arch.IPIWake), cpu, t0)
+		return trapBKLAs(nil, arch.TrapIPI, int(arch.IPIWake), cpu, t0, b)
 	}
 	return resumeUnlocked(f, cpu, gp, t0, b)
 }

@@ -107,7 +107,14 @@ func trap(f *arch.Frame) *arch.Frame {
 // an event the idle poll found (idle.go): a deadline (TrapTimer) or a wake-up (TrapIPI), with
 // no interrupt to acknowledge.
 func trapBKL(f *arch.Frame, kind arch.TrapKind, n, cpu int, t0 uint64) *arch.Frame {
-	b := ktimeBucket(f, kind)
+	return trapBKLAs(f, kind, n, cpu, t0, ktimeBucket(f, kind))
+}
+
+// trapBKLAs is trapBKL with its time charged to ktime's bucket b: a path without the BKL that
+// hands its thread to the BKL's way out (f nil, kind TrapIPI: schedule resumes the thread) names
+// the work it was doing — a futex call, rt_sigreturn, the timer — so that the profile's
+// bkl-wait says which work waited, not "ipi".
+func trapBKLAs(f *arch.Frame, kind arch.TrapKind, n, cpu int, t0 uint64, b int) *arch.Frame {
 	entry := nanotimeAt(t0) // waiting for the BKL is the thread's time too (cputime.go)
 	var pc, fp uintptr      // where the interrupted thread was, for the profiler (profile.go)
 	if f != nil && f.FromUser() {

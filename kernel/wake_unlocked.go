@@ -131,7 +131,7 @@ func pickUnlocked(cpu int, t0 uint64, b int) *arch.Frame {
 	}
 	t := &threads[gp]
 	if sectionOpen(gp) || needsKernelNotSignals(t) || cmd.sigBKL && needsKernel(t) {
-		return pickFallback(cpu, t0)
+		return pickFallback(cpu, t0, b)
 	}
 	holdThread(cpu, gp) // its last core may still be switching away from it (oncpu.go)
 	if t.sigpending.Load()&^t.sigmask != 0 {
@@ -139,7 +139,7 @@ func pickUnlocked(cpu int, t0 uint64, b int) *arch.Frame {
 		// on its stack, through its page table (signal_unlocked.go), or by the BKL's path.
 		loadRoot(cpu, procs[t.proc].space)
 		if !signalsUnlocked(t, &t.frame, cpu) {
-			return pickFallback(cpu, t0)
+			return pickFallback(cpu, t0, b)
 		}
 	}
 	now := nanotime()
@@ -157,16 +157,16 @@ func pickUnlocked(cpu int, t0 uint64, b int) *arch.Frame {
 	return &t.frame
 }
 
-// pickFallback hands the thread pickUnlocked picked on core cpu (entered at cycle t0) to
-// trapBKL, whose schedule resumes it: it needs the kernel (an end, a signal only the BKL may
-// deliver), or the BKL section that readied it is still open. The thread has not run here, so
-// the trap charges nobody (cputime.go pickedIdle).
-func pickFallback(cpu int, t0 uint64) *arch.Frame {
+// pickFallback hands the thread pickUnlocked picked on core cpu (entered at cycle t0, for the
+// work of ktime's bucket b) to trapBKL, whose schedule resumes it: it needs the kernel (an end, a
+// signal only the BKL may deliver), or the BKL section that readied it is still open. The thread
+// has not run here, so the trap charges nobody (cputime.go pickedIdle).
+func pickFallback(cpu int, t0 uint64, b int) *arch.Frame {
 	c := &cpus[cpu]
 	atomic.AddUint64(&stats.unlockedFallbacks, 1)
 	c.kernelCycles += arch.Cycles() - t0
 	c.pickedIdle = true
-	return trapBKL(nil, arch.TrapIPI, int(arch.IPIWake), cpu, arch.Cycles())
+	return trapBKLAs(nil, arch.TrapIPI, int(arch.IPIWake), cpu, arch.Cycles(), b)
 }
 
 // kickUnlockedOK reports whether an IPIWake that interrupted a running thread on core cpu (frame
