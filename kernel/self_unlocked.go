@@ -50,5 +50,5 @@ func selfUnlocked(f *arch.Frame, cpu int, t0 uint64) *arch.Frame {
 	f.SetSyscallResult(uint64(r))
 	atomic.AddUint64(&stats.unlockedSelf, 1)
 	atomic.AddUint64(&stats.syscalls, 1)
-	return resumeUnlocked(f, cpu, gp, t0, b)
+	return resumeSame(f, cpu, gp, t0, b) // nothing for the timer to look at again
 }

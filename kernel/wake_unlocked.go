@@ -243,6 +243,25 @@ func resumeUnlocked(f *arch.Frame, cpu int, gp sched.GID, t0 uint64, b int) *arc
 	return f
 }
 
+// resumeSame is resumeUnlocked for a trap that changed nothing the timer is armed for — it
+// readied no thread, set no deadline, started no timer: getpid and gettid (self_unlocked.go). The
+// armed timer, and the end of the thread's stretch of user time it bounds (resumed), stay as
+// they are; the time is charged as resumeUnlocked charges it. Whatever another core changes
+// meanwhile reaches this one by a kick, whose way out re-arms (kickUnlocked). Under TCG the
+// re-decision resumeUnlocked makes (armTimerFor: tickAt, the policy's PreemptAt) was a fifth
+// of a getpid's instructions.
+func resumeSame(f *arch.Frame, cpu int, gp sched.GID, t0 uint64, b int) *arch.Frame {
+	acctBegin()
+	chargeUser(cpu, nanotimeAt(t0))
+	chargeSystem(cpu, gp)
+	acctEnd()
+	t1 := arch.Cycles()
+	cpus[cpu].kernelCycles += t1 - t0
+	ktimeCharge(b, t1-t0)
+	profChargeUnlocked(cpu, b, t1-t0)
+	return f
+}
+
 // idleUnlocked is schedule's way to idle for pickUnlocked, whose Schedule found nothing: arm the
 // timer (and plan the idle poll) from unlockedNext, and mark the core halted. Nothing to charge:
 // the core was idle before this wake-up, and still is, or its thread's time was charged as it
