@@ -168,9 +168,7 @@ func profCharge(cpu int, b int, kernel, bkl, idle uint64, gp sched.GID, pc, fp u
 		return
 	}
 	prof.idle[cpu] += idle
-	for ; prof.idle[cpu] >= prof.cycles; prof.idle[cpu] -= prof.cycles {
-		profRecord(profIdle, cpu, nil, 0, 0)
-	}
+	profDrainIdle(cpu)
 	prof.kernel[cpu] += kernel
 	prof.bkl[cpu] += bkl
 	if prof.kernel[cpu] < prof.cycles && prof.bkl[cpu] < prof.cycles {
@@ -216,9 +214,7 @@ func profChargeUnlocked(cpu int, b int, kernel uint64) {
 	if prof.hz == 0 {
 		return
 	}
-	for ; prof.idle[cpu] >= prof.cycles; prof.idle[cpu] -= prof.cycles {
-		profRecord(profIdle, cpu, nil, 0, 0)
-	}
+	profDrainIdle(cpu)
 	a := prof.at[cpu]
 	prof.at[cpu].gp = 0 // charged once: the idle poll's next event is no thread's
 	prof.kernel[cpu] += kernel
@@ -236,6 +232,13 @@ func profChargeUnlocked(cpu int, b int, kernel uint64) {
 		}
 	}
 	profDrain(cpu, b, t, n)
+}
+
+// profDrainIdle records core cpu's idle cycles not yet sampled, a sample per period's worth.
+func profDrainIdle(cpu int) {
+	for ; prof.idle[cpu] >= prof.cycles; prof.idle[cpu] -= prof.cycles {
+		profRecord(profIdle, cpu, nil, 0, 0)
+	}
 }
 
 // profDrain records core cpu's sampled-but-unrecorded kernel and BKL-wait cycles, a sample per

@@ -172,7 +172,7 @@ func sigreturnUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 // loadedReadable is sigreturnFetch's check without the BKL: the page table loaded on this core —
 // the thread's — lets the program read the n bytes at p now (mm PeekUserRange).
 func loadedReadable(p, n uintptr) bool {
-	return mm.PageTable{Root: cpus[arch.Current().ID()].root}.PeekUserRange(p, n, false)
+	return loadedPT().PeekUserRange(p, n, false)
 }
 
 // signalsUnlocked delivers, without the BKL, the signals t's mask lets in to t — the thread
@@ -247,5 +247,8 @@ func deliverUnlocked(t *Thread, f *arch.Frame, cpu int, ready uint64) bool {
 // loadedWritable is setupSigframe's check without the BKL: the page table loaded on this core —
 // the thread's — lets the program write the n bytes at p now (mm PeekUserRange).
 func loadedWritable(p, n uintptr) bool {
-	return mm.PageTable{Root: cpus[arch.Current().ID()].root}.PeekUserRange(p, n, true)
+	return loadedPT().PeekUserRange(p, n, true)
 }
+
+// loadedPT is the page table loaded on this core: the running thread's (proc.go loadRoot).
+func loadedPT() mm.PageTable { return mm.PageTable{Root: cpus[arch.Current().ID()].root} }
