@@ -115,7 +115,7 @@ func initMemory() {
 	}
 	mm.FlushTLB = flushPage
 	mm.FlushAll = flushAllCPUs
-	mm.SyncTLB = flushPending
+	mm.SyncTLB = flushPendingLocked
 	mm.CPU = currentCPU // the mm lock's holder (mm/lock.go); GS base / TPIDR_EL1 is set from entry on
 	mm.Relax = mmRelax
 	pt, e := mm.BuildKernelSpace(ram[:nram], segs[:nseg])

@@ -52,7 +52,9 @@ import (
 // acknowledgement. A core acknowledges wherever it is: in user mode or halted (the IPI arrives;
 // trap's fast path flushes without the BKL), or spinning with interrupts off — for the BKL, for
 // futexQ's or mm's lock, for a thread another core holds (each spin loop polls its request) — so
-// waiting cannot deadlock. Only the BKL's holder sends a shootdown.
+// waiting cannot deadlock. A sender holds mm's lock throughout (flushPendingLocked), so there
+// is one at a time, whether it holds the BKL or not (mm_unlocked.go): a core's flushReq is one
+// sender's request, which the core clears after its flush.
 //
 // Idle cores are lazy (Linux's lazy TLB mode: cpu_tlbstate.is_lazy, arch/x86/mm/tlb.c): a core
 // with nothing to run executes only the idle poll and the halt until its next trap, and they
@@ -68,8 +70,11 @@ var (
 	bkl   atomic.Uint32 // 0 free, else holder's CPU index + 1
 	smpGo atomic.Bool   // set by the boot core once the scheduler knows every core
 
-	// remoteFlush: this kernel entry changed translations other cores may cache (BKL).
-	remoteFlush bool
+	// remoteFlush: translations were removed or restricted since the last shootdown, on the
+	// cores in flushMask (each flushed itself at once). Written under mm's lock, by the mm hooks
+	// and the shootdown; remoteFlush is read without it too (flushPending's first look).
+	remoteFlush atomic.Bool
+	flushMask   uint16
 )
 
 // bklLock takes the big kernel lock on behalf of core cpu.
@@ -161,13 +166,13 @@ const (
 	tlbOwed   = 2 // idle, and a shootdown skipped it: it flushes as it wakes
 )
 
-// flushOthers makes every other core drop its cached translations, and waits until the active
-// ones have; an idle core is left a flush to do as it wakes (tlbWake). BKL held.
-func flushOthers() {
+// flushOthers makes every other core than self drop its cached translations, and waits until
+// the active ones have; an idle core is left a flush to do as it wakes (tlbWake). mm's lock
+// held: the only sender (see TLB shootdown above).
+func flushOthers(self int) {
 	if ncpu == 1 {
 		return
 	}
-	self := arch.Current().ID()
 	var mask uint16 // the cores interrupted
 	for i := 0; i < ncpu; i++ {
 		c := &cpus[i]
@@ -219,28 +224,53 @@ func tlbWake(cpu int) {
 }
 
 // The mm hooks invalidate locally at once and leave the other cores to one shootdown at the end
-// of the kernel entry (flushPending, called by trap before it releases the BKL), instead of one
-// IPI round trip per page. Until then another core may still reach a freed frame through a stale
+// of the kernel entry (flushPending, called by trap before it releases the BKL, or by a path
+// without it before it releases mm's lock), instead of one IPI round trip per page. Until then another core may still reach a freed frame through a stale
 // translation, so mm keeps the frames it frees off its free list until it has called SyncTLB
 // (= flushPending; kernel/mm/frame.go pending), as Linux's mmu_gather defers its frees: a
 // thread on another core could otherwise read, or overwrite, the free list's link in the frame
 // (tests/fault_test.go found that).
+// The hooks run under mm's lock, on the core that changes the tables.
 func flushPage(va uintptr) {
 	arch.FlushPage(va)
-	remoteFlush = true
+	flushMask |= 1 << currentCPU()
+	remoteFlush.Store(true)
 }
 
 func flushAllCPUs() {
 	arch.FlushAll()
-	remoteFlush = true
+	flushMask |= 1 << currentCPU()
+	remoteFlush.Store(true)
 }
 
-// flushPending performs the deferred shootdown, if any. BKL held.
+// flushPending performs the deferred shootdown, if any: the way out of a kernel entry that may
+// have changed translations (trap's, under the BKL). Not under mm's lock, which it takes if
+// there is a shootdown to send. A shootdown another core sent after this entry's changes —
+// its own way out, or an allocation's (mm SyncTLB) — clears remoteFlush only once every core
+// has flushed, so the look without the lock is enough: false means the changes are everywhere.
 func flushPending() {
-	if remoteFlush {
-		remoteFlush = false
-		flushOthers()
+	if remoteFlush.Load() {
+		mm.Lock()
+		flushPendingLocked()
+		mm.Unlock()
 	}
+}
+
+// flushPendingLocked is flushPending with mm's lock held: mm's SyncTLB hook (the allocator's
+// sync before frames freed since the last shootdown are reused), and the way out of mm's calls
+// without the BKL. The changes may be another core's: then this one flushes too, since the
+// hooks flushed only the core that made them.
+func flushPendingLocked() {
+	if !remoteFlush.Load() {
+		return
+	}
+	self := currentCPU()
+	if flushMask&^(1<<self) != 0 {
+		arch.FlushAll()
+	}
+	flushOthers(self)
+	flushMask = 0
+	remoteFlush.Store(false) // last: every core has flushed (see flushPending)
 }
 
 // startCPUs starts the other cores and waits until they have checked in. want is the processor

@@ -501,6 +501,10 @@ var stats struct {
 	// handed to it (not a first touch, a forbidden access, no memory, a free list to sync).
 	unlockedFaults, faultFallbacks uint64
 
+	// mmap, munmap, mprotect and madvise without the BKL (mm_unlocked.go), atomic: answered
+	// without it; begun and handed to it (the process was ending).
+	unlockedMM, mmFallbacks uint64
+
 	// tgkill and rt_sigreturn without the BKL (signal_unlocked.go), atomic: signals posted and
 	// handlers returned from without it; calls it began and handed to it (a thread that does not
 	// exist or is another process's, or whose wait only the BKL may end; a signal frame it could

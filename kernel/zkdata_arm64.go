@@ -28,6 +28,7 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&execArgs)), unsafe.Sizeof(execArgs))
 	add(uintptr(unsafe.Pointer(&execHdr)), unsafe.Sizeof(execHdr))
 	add(uintptr(unsafe.Pointer(&files)), unsafe.Sizeof(files))
+	add(uintptr(unsafe.Pointer(&flushMask)), unsafe.Sizeof(flushMask))
 	add(uintptr(unsafe.Pointer(&futexQ)), unsafe.Sizeof(futexQ))
 	add(uintptr(unsafe.Pointer(&idleHaltsUnlocked)), unsafe.Sizeof(idleHaltsUnlocked))
 	add(uintptr(unsafe.Pointer(&imageEnd)), unsafe.Sizeof(imageEnd))

@@ -223,8 +223,8 @@ func freeUnmapped(pa uintptr) {
 }
 
 // syncFreed makes every core drop the translations removed since the last
-// time (SyncTLB: the kernel's shootdown, under its big lock), then moves the
-// pending frames to the free list. mm lock held, and the BKL.
+// time (SyncTLB: the kernel's shootdown), then moves the
+// pending frames to the free list. mm lock held.
 func syncFreed() {
 	syncTLB()
 	for i := 0; i < frames.npending; i++ {

@@ -27,7 +27,8 @@ var (
 	// since the last call joins the free list (frame.go, pending): until
 	// then another core may still read or write it through a stale
 	// translation, as Linux's mmu_gather holds its pages until the flush.
-	// Only under the kernel's big lock. Nil (hosted tests, one core):
+	// Called with the mm lock held, which the kernel also holds for every
+	// other shootdown: one sender at a time. Nil (hosted tests, one core):
 	// nothing to wait for.
 	SyncTLB func()
 )

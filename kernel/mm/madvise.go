@@ -76,6 +76,11 @@ const (
 func (as *AddressSpace) Madvise(addr, length uintptr, advice int) Errno {
 	lockMM()
 	defer unlockMM()
+	return as.MadviseLocked(addr, length, advice)
+}
+
+// MadviseLocked is Madvise for a caller that holds the mm lock (Lock), as MunmapLocked.
+func (as *AddressSpace) MadviseLocked(addr, length uintptr, advice int) Errno {
 	// SYSCALL_DEFINE3(madvise, ..., int, behavior): the upper half of
 	// the register is not part of the argument.
 	advice = int(int32(advice))

@@ -96,6 +96,11 @@ func (as *AddressSpace) Mmap(addr, length uintptr, prot, flags uint32, file File
 	return va, err
 }
 
+// MmapLocked is Mmap for a caller that holds the mm lock (Lock), as MunmapLocked.
+func (as *AddressSpace) MmapLocked(addr, length uintptr, prot, flags uint32, file FileAccess, off uintptr) (uintptr, Errno) {
+	return as.mmap(addr, length, prot, flags, file, off)
+}
+
 // FileAccess is how the file behind a file mapping's fd is open: the kernel looks the fd up
 // (EBADF) and passes its access mode, which decides between EACCES and ENODEV. Ignored for
 // anonymous mappings.
@@ -302,6 +307,12 @@ func (as *AddressSpace) findFree(size, lo, top uintptr) uintptr {
 func (as *AddressSpace) Munmap(addr, length uintptr) Errno {
 	lockMM()
 	defer unlockMM()
+	return as.MunmapLocked(addr, length)
+}
+
+// MunmapLocked is Munmap for a caller that holds the mm lock (Lock): the kernel's path without
+// the BKL, which looks at its thread's state under the lock first (kernel/mm_unlocked.go).
+func (as *AddressSpace) MunmapLocked(addr, length uintptr) Errno {
 	if addr&PageMask != 0 || addr > UserEnd || length > UserEnd-addr {
 		return EINVAL
 	}

@@ -29,6 +29,11 @@ package mm
 func (as *AddressSpace) Mprotect(addr, length uintptr, prot64 uint64) Errno {
 	lockMM()
 	defer unlockMM()
+	return as.MprotectLocked(addr, length, prot64)
+}
+
+// MprotectLocked is Mprotect for a caller that holds the mm lock (Lock), as MunmapLocked.
+func (as *AddressSpace) MprotectLocked(addr, length uintptr, prot64 uint64) Errno {
 	// prot is an unsigned long: bits above 32 are invalid, not ignored
 	// (arch_validate_prot below sees them); keep them in an invalid bit.
 	prot := uint32(prot64)

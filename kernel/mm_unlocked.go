@@ -1,0 +1,102 @@
+// The address-space calls — mmap, munmap, mprotect, madvise — without the big kernel lock.
+// SPDX-License-Identifier: BSD-3-Clause
+
+package kernel
+
+import (
+	"sync/atomic"
+
+	"gmpos/kernel/arch"
+	"gmpos/kernel/mm"
+)
+
+// Why. The Go runtime changes its address space all the time: the heap grows by mmap, the
+// scavenger returns pages with madvise(MADV_DONTNEED), stacks and arenas come and go. Once the
+// page faults had left the BKL (fault_unlocked.go), these calls were what was left of mm under
+// it: 13% of the BKL's waits in a profiled 4-vCPU GC churn were madvise. Everything they change
+// is mm's — the VMAs, the page tables, the frames — which mm's own lock already protects
+// (kernel/mm/lock.go), so that lock is all they take here, as Linux takes the address space's
+// mmap_lock and no global one.
+//
+// What they needed besides: a TLB shootdown sent without the BKL. munmap, MADV_DONTNEED and a
+// lowered mprotect remove translations other cores may cache; the mm hooks flush this core and
+// note the rest (smp.go flushPage), and this path sends the shootdown before it releases mm's
+// lock (flushPendingLocked), as trap does before it releases the BKL. Every sender holds mm's
+// lock — the BKL's way out takes it to send (flushPending) — so there is one at a time, and a
+// core spinning for mm's lock acknowledges the sender's request (mmRelax). The frames these
+// calls free wait off the free list until a shootdown (mm's pending frames), whoever sends it.
+//
+// An execve, or an exit, as for page faults (fault_unlocked.go): the thread's state is looked
+// at under mm's lock, after taking it, and a teardown that came first sends the call to
+// trapBKL, which ends the thread; otherwise the change lands in the old space, which the
+// teardown then frees. Signals need nothing: one that arrives meanwhile kicks this core.
+//
+// What stays under the BKL: a file mapping (its fd is the fd table's, still the BKL's), every
+// call while the scheduler trace or strace runs, and all of them with the kernel option
+// mmbkl=1, which keeps the old path for comparisons. mincore and brk stay there too: the Go
+// runtime never calls them in steady state. Errors are the same calls' answers: mm decides them
+// as it does under the BKL.
+//
+// Context: trap context (doc.go), without the BKL.
+
+// mmUnlockedOK reports whether the system call in f, from the thread running on core cpu, is
+// one mmUnlocked takes: munmap, mprotect, madvise, or an anonymous mmap, with nothing on that
+// needs the BKL.
+func mmUnlockedOK(f *arch.Frame, cpu int) bool {
+	nr, _ := syscallNr(f)
+	switch nr {
+	case nrMunmap, nrMprotect, nrMadvise:
+	case nrMmap:
+		if _, a := syscallArgs(f); uint32(a[3])&mm.MAP_ANONYMOUS == 0 {
+			return false // a file mapping: its fd is the BKL's (sysMmap)
+		}
+	default:
+		return false
+	}
+	gp := cpus[cpu].cur
+	if gp == 0 || cmd.mmBKL || cmd.trace || cmd.strace {
+		return false
+	}
+	return !needsKernel(&threads[gp])
+}
+
+// mmUnlocked runs the call mmUnlockedOK accepted (trap n, entered at cycle t0) on its thread's
+// address space, with the arguments syscall.go's dispatch passes sysMmap, sysMunmap,
+// sysMprotect and sysMadvise, and returns the frame to resume as trap does.
+func mmUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
+	gp := cpus[cpu].cur
+	t := &threads[gp]
+	nr, _ := syscallNr(f)
+	_, a := syscallArgs(f)
+	mm.Lock()
+	if t.killed || procOf(t).state != procLive { // see above: an exit or execve came first
+		mm.Unlock()
+		atomic.AddUint64(&stats.mmFallbacks, 1)
+		return trapBKL(f, arch.TrapSyscall, n, cpu, t0)
+	}
+	as := spaceOf(int(t.proc))
+	var r int64
+	switch nr {
+	case nrMmap:
+		// sysMmap's order: a misaligned offset first, then mm (NoFile: anonymous).
+		if off := uintptr(a[5]); off&(mm.PageSize-1) != 0 {
+			r = -EINVAL
+		} else if va, e := as.MmapLocked(uintptr(a[0]), uintptr(a[1]), uint32(a[2]), uint32(a[3]), mm.NoFile, off); e != mm.OK {
+			r = -int64(e)
+		} else {
+			r = int64(va)
+		}
+	case nrMunmap:
+		r = errno(as.MunmapLocked(uintptr(a[0]), uintptr(a[1])))
+	case nrMprotect:
+		r = errno(as.MprotectLocked(uintptr(a[0]), uintptr(a[1]), a[2]))
+	case nrMadvise:
+		r = errno(as.MadviseLocked(uintptr(a[0]), uintptr(a[1]), int(int32(a[2]))))
+	}
+	flushPendingLocked() // the shootdown, before the call returns (see above)
+	mm.Unlock()
+	atomic.AddUint64(&stats.unlockedMM, 1)
+	atomic.AddUint64(&stats.syscalls, 1)
+	f.SetSyscallResult(uint64(r))
+	return resumeUnlocked(f, cpu, gp, t0, ktimeBucket(f, arch.TrapSyscall))
+}
