@@ -31,9 +31,11 @@ import (
 // trapBKL, which ends the thread; otherwise the change lands in the old space, which the
 // teardown then frees. Signals need nothing: one that arrives meanwhile kicks this core.
 //
-// What stays under the BKL: a file mapping (its fd is the fd table's, still the BKL's), every
-// call while the scheduler trace or strace runs, and all of them with the kernel option
-// mmbkl=1, which keeps the old path for comparisons. mincore and brk stay there too: the Go
+// What stays under the BKL: a change that could pull a page from under a BKL holder's copy —
+// munmap, mprotect or MAP_FIXED over pages a system call may have checked (keepsCheckedPages,
+// below); a file mapping (its fd is the fd table's, still the BKL's); every call while the
+// scheduler trace or strace runs; and all of them with the kernel option mmbkl=1, which keeps
+// the old path for comparisons. mincore and brk stay there too: the Go
 // runtime never calls them in steady state. Errors are the same calls' answers: mm decides them
 // as it does under the BKL.
 //
@@ -69,12 +71,14 @@ func mmUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 	nr, _ := syscallNr(f)
 	_, a := syscallArgs(f)
 	mm.Lock()
-	if t.killed || procOf(t).state != procLive { // see above: an exit or execve came first
+	as := spaceOf(int(t.proc))
+	// An exit or execve that came first (see above), or a change the BKL's code must not see
+	// happen under it (keepsCheckedPages): the BKL's path. Nothing has changed yet.
+	if t.killed || procOf(t).state != procLive || !keepsCheckedPages(as, nr, &a) {
 		mm.Unlock()
 		atomic.AddUint64(&stats.mmFallbacks, 1)
 		return trapBKL(f, arch.TrapSyscall, n, cpu, t0)
 	}
-	as := spaceOf(int(t.proc))
 	var r int64
 	switch nr {
 	case nrMmap:
@@ -99,4 +103,56 @@ func mmUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 	atomic.AddUint64(&stats.syscalls, 1)
 	f.SetSyscallResult(uint64(r))
 	return resumeUnlocked(f, cpu, gp, t0, ktimeBucket(f, arch.TrapSyscall))
+}
+
+// keepsCheckedPages reports whether the call mmUnlocked is about to make (number nr, arguments a)
+// on address space as leaves alone every page a BKL holder may be using. Code under the BKL
+// checks a user buffer (userRange: in a VMA that allows the access, faulted in) and then reads
+// or writes it with plain loads and stores, which must not fault — and until this path, nothing
+// could change the address space in between, since every change took the BKL. So a change
+// without it may not remove or restrict a mapping such a check may have passed:
+//   - madvise keeps every VMA as it is; a page MADV_DONTNEED drops is faulted in again if the
+//     kernel touches it (kernelUserFault), as a program's own touch would;
+//   - an mmap without MAP_FIXED takes a free range;
+//   - munmap, mprotect and MAP_FIXED only over PROT_NONE VMAs and holes, which no check passes
+//     (the Go runtime's heap grows so: a PROT_NONE reservation, then MAP_FIXED read-write);
+//   - a range mm refuses changes nothing.
+//
+// The rest goes to the BKL's path, as Linux's copy_to_user would fault and answer EFAULT where
+// gmpos's plain stores cannot. mm lock held.
+func keepsCheckedPages(as *mm.AddressSpace, nr uint64, a *[6]uint64) bool {
+	switch {
+	case nr == nrMadvise:
+		return true
+	case nr == nrMmap && uint32(a[3])&mm.MAP_FIXED == 0:
+		return true
+	}
+	start, length := uintptr(a[0]), uintptr(a[1])
+	end := start + length
+	if end < start || end > mm.UserEnd {
+		return true // EINVAL or ENOMEM: nothing changes
+	}
+	end = (end + mm.PageSize - 1) &^ (mm.PageSize - 1)
+	return as.OnlyProtNone(start&^(mm.PageSize-1), end)
+}
+
+// kernelUserFault handles a page fault that kernel code under the BKL took on a user address
+// it had checked (keepsCheckedPages): the page was dropped by an madvise without the BKL since
+// the check, and is faulted in again, a fresh zero page, as the program's own touch would have
+// done; the access then runs again. Any other fault is not this one (false: the kernel fault
+// report). Trap context, on the faulting core, nested in the BKL holder's trap; the access did
+// not happen under mm's lock (mm reaches frames through the direct map, never user addresses).
+func kernelUserFault(f *arch.Frame, cpu int) bool {
+	flt := f.Fault()
+	if flt.Kind != arch.FaultPage || flt.Exec || flt.Addr >= mm.UserEnd || !bklHeld(cpu) || cpus[cpu].cur == 0 {
+		return false
+	}
+	ok, code := userSpace().HandleFault(flt.Addr, flt.Write, false, false)
+	if !ok && code == mm.FaultOOM {
+		kernelFault(f, "out of memory faulting in a user page the kernel was copying (dropped by madvise meanwhile)")
+	}
+	if ok {
+		atomic.AddUint64(&stats.kernelUserFaults, 1)
+	}
+	return ok
 }

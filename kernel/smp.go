@@ -18,11 +18,12 @@ import (
 // the classic first step of every SMP kernel (Linux 2.0, FreeBSD 5's Giant), simple to reason about
 // because all of the kernel's tables keep their single-core invariants. The scheduler (package
 // sched) is lock-free or finely locked on its own, so the BKL is what a finer-grained kernel
-// splits. Five pieces run without it so far: an idle core's wake-up and a running core's kick
+// splits. Six pieces run without it so far: an idle core's wake-up and a running core's kick
 // (wake_unlocked.go), the Go runtime's futex calls (futex_unlocked.go), its sleeps, yields,
 // getpid and gettid with the timer interrupts that end the sleeps (sleep_unlocked.go,
 // self_unlocked.go), a page fault's first touch of a page (fault_unlocked.go, under mm's lock
-// alone), and its preemption signal — tgkill, the delivery, the handler's way back
+// alone), madvise and the mmap, munmap and mprotect calls that take no checked page away
+// (mm_unlocked.go, under mm's lock too, with their own shootdowns), and its preemption signal — tgkill, the delivery, the handler's way back
 // (signal_unlocked.go: an atomic pending set and Dekker's rule between sender and target,
 // signal.go; the frame built in a core's buffer and copied either way with arch.CopyUser; the
 // dispositions under a sequence count) — with what they needed: a lock below the BKL for the queue of futex waits and
@@ -36,10 +37,9 @@ import (
 //
 // What the next pieces need: threads (clone, exit) touch the thread and process tables and the
 // scheduler's G table together; fds need a lock per fd table and references that survive a
-// concurrent close; mm's other calls (mmap, munmap, madvise, mprotect) need shootdowns sent
-// without the BKL (they already skip idle cores: see below), and their user copies made with
-// arch.CopyUser (another core's munmap could otherwise fault them), as the signal frame's are;
-// and the blocking calls
+// concurrent close; munmap and mprotect of pages a call may have checked need the BKL's user
+// copies made with arch.CopyUser, as the signal frame's are, so that a mapping taken away
+// answers EFAULT instead of faulting the kernel; and the blocking calls
 // on files, epoll, sockets and children still share the `waiters` list. Measured (README,
 // Benchmarks): the futex piece took a 2-vCPU thread ping-pong from 44,720 BKL-contended entries
 // to 149, and its round trip from 61 to 41 µs; the sleep piece took a 4-vCPU GC-churn run from

@@ -117,7 +117,7 @@ func exitProcess(code int) {
 			s(" unlocked-timer=").d(int64(atomic.LoadUint64(&stats.unlockedTimer))).
 			s(" unlocked-timed-futex=").d(int64(atomic.LoadUint64(&stats.unlockedTimedFutex))).s(" unlocked-kicks=").d(int64(atomic.LoadUint64(&stats.unlockedKicks))).s(" unlocked-self=").d(int64(atomic.LoadUint64(&stats.unlockedSelf))).
 			s(" unlocked-faults=").d(int64(atomic.LoadUint64(&stats.unlockedFaults))).s(" fault-fallbacks=").d(int64(atomic.LoadUint64(&stats.faultFallbacks))).
-			s(" unlocked-mm=").d(int64(atomic.LoadUint64(&stats.unlockedMM))).s(" mm-fallbacks=").d(int64(atomic.LoadUint64(&stats.mmFallbacks))).
+			s(" unlocked-mm=").d(int64(atomic.LoadUint64(&stats.unlockedMM))).s(" mm-fallbacks=").d(int64(atomic.LoadUint64(&stats.mmFallbacks))).s(" kernel-user-faults=").d(int64(atomic.LoadUint64(&stats.kernelUserFaults))).
 			s(" lazy-skips=").d(int64(stats.lazySkips)).s(" lazy-flushes=").d(int64(atomic.LoadUint64(&stats.lazyFlushes))).
 			s(" unlocked-signals=").d(int64(atomic.LoadUint64(&stats.unlockedSignals))).s(" unlocked-sigreturns=").d(int64(atomic.LoadUint64(&stats.unlockedSigreturns))).s(" unlocked-deliveries=").d(int64(atomic.LoadUint64(&stats.unlockedDeliveries))).s(" sig-fallbacks=").d(int64(atomic.LoadUint64(&stats.sigFallbacks))).record()
 		ktimeReport()

@@ -504,6 +504,7 @@ var stats struct {
 	// mmap, munmap, mprotect and madvise without the BKL (mm_unlocked.go), atomic: answered
 	// without it; begun and handed to it (the process was ending).
 	unlockedMM, mmFallbacks uint64
+	kernelUserFaults        uint64 // checked user pages faulted in again for the kernel (mm_unlocked.go)
 
 	// tgkill and rt_sigreturn without the BKL (signal_unlocked.go), atomic: signals posted and
 	// handlers returned from without it; calls it began and handed to it (a thread that does not

@@ -47,6 +47,9 @@ func trap(f *arch.Frame) *arch.Frame {
 		if arch.FixupUserAccess(f) {
 			return f // a read of user memory without the BKL (futex_unlocked.go) fails instead
 		}
+		if kernelUserFault(f, cpu) {
+			return f // a checked user page another core's madvise dropped: faulted in again
+		}
 		kernelFault(f, "")
 	}
 	if prof.hz != 0 {

@@ -138,6 +138,19 @@ func (as *AddressSpace) VMA(i int) (VMA, bool) {
 func (as *AddressSpace) NumVMAs() int { return as.n }
 
 // find returns the index of the first VMA with End > va (as.n if none).
+// OnlyProtNone reports whether every VMA that overlaps [start, end) is PROT_NONE (holes
+// count too): no page there can have been checked for a system call's buffer, since UserRange
+// refuses PROT_NONE. The kernel's mm calls without its big lock may change such a range
+// (kernel/mm_unlocked.go). mm lock held (Lock).
+func (as *AddressSpace) OnlyProtNone(start, end uintptr) bool {
+	for i := as.find(start); i < as.n && as.vmas[i].Start < end; i++ {
+		if as.vmas[i].Prot != PROT_NONE {
+			return false
+		}
+	}
+	return true
+}
+
 func (as *AddressSpace) find(va uintptr) int {
 	lo, hi := 0, as.n
 	for lo < hi {

@@ -41,6 +41,7 @@ func main() {
 	sameFresh(8, 2048)
 	remapRace(3000)
 	protectRace(3000)
+	dropRace(3000)
 	lazyRace(500)
 	racecheck.ExitRace(8, nil) // children that exit while their threads fault pages in (exitChild)
 }
@@ -112,6 +113,74 @@ func peek(base uintptr, p int) (ok bool, got uint32) {
 		}
 	}()
 	return true, atomic.LoadUint32((*uint32)(unsafe.Add(unsafe.Pointer(nil), base+uintptr(p*pageSize))))
+}
+
+// dropRace: one thread keeps dropping the pages of a 16-page region with madvise(MADV_DONTNEED)
+// — in gmpos without the BKL, its TLB shootdown included (kernel/mm_unlocked.go) — then writing
+// the next generation into 15 of them, while two threads read those, and a third has the kernel
+// write into the 16th: a read of /dev/zero, a call under the BKL, which checks its buffer and
+// then copies into it, so a drop may come in between, and the kernel must fault the page in
+// again. A read finds 0 or, if no round began meanwhile, the current generation: an earlier one
+// is a dropped frame read through a stale translation. Every read of /dev/zero must succeed.
+func dropRace(rounds int) {
+	const pages = 16
+	b := anon(pages * pageSize)
+	base := uintptr(unsafe.Pointer(&b[0]))
+	var gen atomic.Uint32
+	var stop atomic.Bool
+	var reads, stale, copies, copyFailed atomic.Int64
+	zero, err := os.Open("/dev/zero")
+	if err != nil {
+		check("open /dev/zero", false, err)
+		return
+	}
+	defer zero.Close()
+	fd := int(zero.Fd())
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			runtime.LockOSThread()
+			for k := 0; !stop.Load(); k++ {
+				g1 := gen.Load()
+				v := atomic.LoadUint32((*uint32)(unsafe.Pointer(&b[((k*7+i)%(pages-1))*pageSize])))
+				if g2 := gen.Load(); g1 == g2 && v != 0 && v != g1 {
+					stale.Add(1)
+				}
+				reads.Add(1)
+			}
+		}(i)
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		runtime.LockOSThread()
+		for !stop.Load() {
+			if n, err := syscall.Read(fd, b[(pages-1)*pageSize:]); err != nil || n != pageSize {
+				copyFailed.Add(1)
+			}
+			copies.Add(1)
+		}
+	}()
+	runtime.LockOSThread()
+	for r := 0; r < rounds; r++ {
+		if _, _, e := syscall.Syscall(syscall.SYS_MADVISE, base, pages*pageSize, syscall.MADV_DONTNEED); e != 0 {
+			check("madvise(MADV_DONTNEED)", false, e)
+			break
+		}
+		g := gen.Add(1)
+		for p := 0; p < pages-1; p++ {
+			atomic.StoreUint32((*uint32)(unsafe.Pointer(&b[p*pageSize])), g)
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	runtime.UnlockOSThread()
+	fmt.Fprintf(os.Stderr, "drop race: %d drops, %d reads, %d reads of /dev/zero\n", rounds, reads.Load(), copies.Load())
+	check("drop race: no dropped page read after the drop", stale.Load() == 0 && reads.Load() > 0, stale.Load(), reads.Load())
+	check("drop race: the kernel's copies into dropped pages succeed", copyFailed.Load() == 0 && copies.Load() > 0, copyFailed.Load(), copies.Load())
+	syscall.Munmap(b)
 }
 
 // remapRace: one thread keeps unmapping a 16-page region, mapping it again (fresh, zeroed) and
