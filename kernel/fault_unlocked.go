@@ -37,8 +37,9 @@ import (
 // and, if it grants the access, retries without anything to do (FaultFast).
 //
 // While a core spins for mm's lock it acknowledges TLB shootdowns (mmRelax): the holder may be
-// the BKL's, allocating a frame that needs one (mm SyncTLB), and waiting for this core. This
-// path never sends one: mm fails an allocation that would need it instead (its noSync).
+// sending one — an allocation that needs it (mm SyncTLB), an mm call's (mm_unlocked.go), the
+// BKL's way out (smp.go flushPending) — and waiting for this core. This path never sends one:
+// mm fails an allocation that would need it instead (its noSync).
 //
 // One window differs from the BKL's path: between another core's munmap (or MADV_DONTNEED,
 // MAP_FIXED) releasing mm's lock and its shootdown at the end of its kernel entry, a fault here

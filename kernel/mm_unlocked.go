@@ -140,11 +140,13 @@ func keepsCheckedPages(as *mm.AddressSpace, nr uint64, a *[6]uint64) bool {
 // it had checked (keepsCheckedPages): the page was dropped by an madvise without the BKL since
 // the check, and is faulted in again, a fresh zero page, as the program's own touch would have
 // done; the access then runs again. Any other fault is not this one (false: the kernel fault
-// report). Trap context, on the faulting core, nested in the BKL holder's trap; the access did
-// not happen under mm's lock (mm reaches frames through the direct map, never user addresses).
+// report). The address space is userSpace's: the current thread's, or, while a waker completes
+// a sleeper's call (enterProc, possibly on an idle core), the sleeper's. Trap context, on the
+// faulting core, nested in the BKL holder's trap; the access did not happen under mm's lock
+// (mm reaches frames through the direct map, never user addresses).
 func kernelUserFault(f *arch.Frame, cpu int) bool {
 	flt := f.Fault()
-	if flt.Kind != arch.FaultPage || flt.Exec || flt.Addr >= mm.UserEnd || !bklHeld(cpu) || cpus[cpu].cur == 0 {
+	if flt.Kind != arch.FaultPage || flt.Exec || flt.Addr >= mm.UserEnd || !bklHeld(cpu) || uspace == 0 {
 		return false
 	}
 	ok, code := userSpace().HandleFault(flt.Addr, flt.Write, false, false)

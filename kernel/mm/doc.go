@@ -188,9 +188,10 @@
 // acknowledges TLB shootdowns), and it still panics on re-entry on one core
 // (a fault inside mm). FlushTLB/FlushAll invalidate this core at once; the
 // kernel sends the other cores one shootdown (SDM §4.10.5) before it
-// releases the BKL, and the frames mm frees wait off the free list until a
-// synchronisation (SyncTLB, which only the BKL's holder may call: FaultFast
-// never does) — kernel/smp.go and frame.go explain why.
+// releases the BKL (or, for its calls without the BKL, mm's lock), and the
+// frames mm frees wait off the free list until a synchronisation (SyncTLB,
+// called with mm's lock held, which the kernel holds for every shootdown:
+// FaultFast never calls it) — kernel/smp.go and frame.go explain why.
 //
 // The exceptions only read: FrameCounts, ReadStats, NumVMAs and VMA return
 // snapshots, and PageTable.PeekExecutable walks the tables without the lock

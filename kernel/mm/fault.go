@@ -117,8 +117,8 @@ func (as *AddressSpace) fault(va uintptr, write, exec bool) (bool, int) {
 // It reports false, having changed nothing, for everything else — a present page (a spurious
 // fault or a rights change, whose TLB flush is the BKL's), an access the VMA forbids (a
 // signal), no memory, and frames that can be had only after a TLB synchronisation (the free
-// list nearly empty and frames pending: syncFreed needs SyncTLB, a shootdown only the BKL's
-// holder sends) — and the caller takes the old path. A new translation needs no flush on any
+// list nearly empty and frames pending: syncFreed needs SyncTLB, a shootdown, which a page
+// fault's fast path does not wait for) — and the caller takes the old path. A new translation needs no flush on any
 // core (SDM Vol. 3A §4.10.4.3: non-present entries are not cached; on arm64 a fault on it is
 // taken again as spurious). mm lock held (Lock).
 func (as *AddressSpace) FaultFast(va uintptr, write, exec bool) bool {
@@ -151,9 +151,10 @@ func (as *AddressSpace) FaultFast(va uintptr, write, exec bool) bool {
 // without taking a fault. It returns false (→ EFAULT) otherwise, including
 // when memory runs out. n == 0 is always valid.
 //
-// SMP: the result only stays true while no other CPU can munmap the range;
-// the kernel must hold the mm lock (or stop other threads of the process)
-// across the copy.
+// SMP: the result only stays true while no other CPU can unmap the range or
+// lower its rights: the kernel copies under its big lock, and its calls
+// without it take no checked page away; a page madvise drops meanwhile is
+// faulted in again when the copy touches it (kernel/mm_unlocked.go).
 func UserRange(va, n uintptr, write bool) bool {
 	lockMM()
 	defer unlockMM()

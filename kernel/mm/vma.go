@@ -137,7 +137,6 @@ func (as *AddressSpace) VMA(i int) (VMA, bool) {
 // NumVMAs is the number of VMAs.
 func (as *AddressSpace) NumVMAs() int { return as.n }
 
-// find returns the index of the first VMA with End > va (as.n if none).
 // OnlyProtNone reports whether every VMA that overlaps [start, end) is PROT_NONE (holes
 // count too): no page there can have been checked for a system call's buffer, since UserRange
 // refuses PROT_NONE. The kernel's mm calls without its big lock may change such a range
@@ -151,6 +150,7 @@ func (as *AddressSpace) OnlyProtNone(start, end uintptr) bool {
 	return true
 }
 
+// find returns the index of the first VMA with End > va (as.n if none).
 func (as *AddressSpace) find(va uintptr) int {
 	lo, hi := 0, as.n
 	for lo < hi {
