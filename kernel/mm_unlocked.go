@@ -146,7 +146,7 @@ func keepsCheckedPages(as *mm.AddressSpace, nr uint64, a *[6]uint64) bool {
 // (mm reaches frames through the direct map, never user addresses).
 func kernelUserFault(f *arch.Frame, cpu int) bool {
 	flt := f.Fault()
-	if flt.Kind != arch.FaultPage || flt.Exec || flt.Addr >= mm.UserEnd || !bklHeld(cpu) || uspace == 0 {
+	if flt.Kind != arch.FaultPage || flt.Exec || flt.Addr >= mm.UserEnd || !bklHeld(cpu) {
 		return false
 	}
 	ok, code := userSpace().HandleFault(flt.Addr, flt.Write, false, false)

@@ -117,13 +117,14 @@ func peek(base uintptr, p int) (ok bool, got uint32) {
 
 // dropRace: one thread keeps dropping the pages of a 16-page region with madvise(MADV_DONTNEED)
 // — in gmpos without the BKL, its TLB shootdown included (kernel/mm_unlocked.go) — then writing
-// the next generation into 15 of them, while two threads read those, and a third has the kernel
-// write into the 16th: a read of /dev/zero, a call under the BKL, which checks its buffer and
+// the next generation into the first 8, while two threads read those, and a third has the kernel
+// write into the other 8: a read of /dev/zero, a call under the BKL, which checks its buffer and
 // then copies into it, so a drop may come in between, and the kernel must fault the page in
-// again. A read finds 0 or, if no round began meanwhile, the current generation: an earlier one
-// is a dropped frame read through a stale translation. Every read of /dev/zero must succeed.
+// again (32 KiB at a time, so that it often does). A read finds 0 or, if no round began
+// meanwhile, the current generation: an earlier one is a dropped frame read through a stale
+// translation. Every read of /dev/zero must succeed.
 func dropRace(rounds int) {
-	const pages = 16
+	const pages, genPages = 16, 8
 	b := anon(pages * pageSize)
 	base := uintptr(unsafe.Pointer(&b[0]))
 	var gen atomic.Uint32
@@ -144,7 +145,7 @@ func dropRace(rounds int) {
 			runtime.LockOSThread()
 			for k := 0; !stop.Load(); k++ {
 				g1 := gen.Load()
-				v := atomic.LoadUint32((*uint32)(unsafe.Pointer(&b[((k*7+i)%(pages-1))*pageSize])))
+				v := atomic.LoadUint32((*uint32)(unsafe.Pointer(&b[((k*7+i)%genPages)*pageSize])))
 				if g2 := gen.Load(); g1 == g2 && v != 0 && v != g1 {
 					stale.Add(1)
 				}
@@ -157,7 +158,7 @@ func dropRace(rounds int) {
 		defer wg.Done()
 		runtime.LockOSThread()
 		for !stop.Load() {
-			if n, err := syscall.Read(fd, b[(pages-1)*pageSize:]); err != nil || n != pageSize {
+			if n, err := syscall.Read(fd, b[genPages*pageSize:]); err != nil || n != (pages-genPages)*pageSize {
 				copyFailed.Add(1)
 			}
 			copies.Add(1)
@@ -170,7 +171,7 @@ func dropRace(rounds int) {
 			break
 		}
 		g := gen.Add(1)
-		for p := 0; p < pages-1; p++ {
+		for p := 0; p < genPages; p++ {
 			atomic.StoreUint32((*uint32)(unsafe.Pointer(&b[p*pageSize])), g)
 		}
 	}
