@@ -159,8 +159,12 @@ func loadRoot(cpu int, s uint8) {
 	}
 	c := &cpus[cpu]
 	if c.root != root || c.rootGen != gen {
+		// Published before the load, with a fence between: a shootdown that reads another
+		// root here may skip this core (smp.go), since its walks through root begin after.
+		atomic.StoreUintptr(&c.root, root)
+		c.rootGen = gen
+		arch.Fence()
 		arch.SetPageTable(root)
-		c.root, c.rootGen = root, gen
 	}
 }
 

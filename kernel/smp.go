@@ -56,6 +56,18 @@ import (
 // is one at a time, whether it holds the BKL or not (mm_unlocked.go): a core's flushReq is one
 // sender's request, which the core clears after its flush.
 //
+// Cores on another page table are skipped. Neither architecture tags TLB entries with an address
+// space here (no PCIDs, no ASIDs), so loading a root drops every user translation of the one
+// before (SDM Vol. 3A §4.10.4.1; arm64: mmu.go): a core can cache a process's translations only
+// while that process's table is loaded. The mm hooks say which table changed (flushRoots), and a
+// core publishes the root it loads before it loads it (proc.go loadRoot): a sender that reads
+// another root there has made its change before the core's walks through the new root can begin
+// (both sides store, fence, then read: Dekker's rule again). The kernel's own table is every
+// core's — the first program runs on it, and the other processes' tables share its entries — so
+// a change there goes to every core, as before; the skip is for the processes execve gives a
+// table of their own (exec.go), whose munmaps and exits need not interrupt the cores running
+// anything else, as Linux sends its shootdowns to mm_cpumask's cores only.
+//
 // Idle cores are lazy (Linux's lazy TLB mode: cpu_tlbstate.is_lazy, arch/x86/mm/tlb.c): a core
 // with nothing to run executes only the idle poll and the halt until its next trap, and they
 // reach no user page and no mapping mm changes. So a shootdown does not interrupt it — under
@@ -75,6 +87,13 @@ var (
 	// and the shootdown; remoteFlush is read without it too (flushPending's first look).
 	remoteFlush atomic.Bool
 	flushMask   uint16
+
+	// flushRoots are the page tables those translations were in (nFlushRoots of them), for the
+	// shootdown to skip cores that have none of them loaded; flushEvery: one was the kernel's,
+	// whose entries every table shares, or more changed than fit. mm's lock, as above.
+	flushRoots  [4]uintptr
+	nFlushRoots int
+	flushEvery  bool
 )
 
 // bklLock takes the big kernel lock on behalf of core cpu.
@@ -166,9 +185,10 @@ const (
 	tlbOwed   = 2 // idle, and a shootdown skipped it: it flushes as it wakes
 )
 
-// flushOthers makes every other core than self drop its cached translations, and waits until
-// the active ones have; an idle core is left a flush to do as it wakes (tlbWake). mm's lock
-// held: the only sender (see TLB shootdown above).
+// flushOthers makes every other core than self that may cache the changed translations drop
+// them, and waits until the active ones have; an idle core is left a flush to do as it wakes
+// (tlbWake), a core on another page table nothing (see above). mm's lock held: the only sender
+// (see TLB shootdown above).
 func flushOthers(self int) {
 	if ncpu == 1 {
 		return
@@ -177,6 +197,10 @@ func flushOthers(self int) {
 	for i := 0; i < ncpu; i++ {
 		c := &cpus[i]
 		if i == self {
+			continue
+		}
+		if !flushEvery && !changedRoot(atomic.LoadUintptr(&c.root)) {
+			stats.spaceSkips++
 			continue
 		}
 		if c.tlbState.CompareAndSwap(tlbLazy, tlbOwed) || c.tlbState.Load() == tlbOwed {
@@ -230,17 +254,39 @@ func tlbWake(cpu int) {
 // (= flushPending; kernel/mm/frame.go pending), as Linux's mmu_gather defers its frees: a
 // thread on another core could otherwise read, or overwrite, the free list's link in the frame
 // (tests/fault_test.go found that).
-// The hooks run under mm's lock, on the core that changes the tables.
-func flushPage(va uintptr) {
+// The hooks run under mm's lock, on the core that changes table root.
+func flushPage(root, va uintptr) {
 	arch.FlushPage(va)
-	flushMask |= 1 << currentCPU()
-	remoteFlush.Store(true)
+	noteFlush(root)
 }
 
-func flushAllCPUs() {
+func flushAllCPUs(root uintptr) {
 	arch.FlushAll()
+	noteFlush(root)
+}
+
+// noteFlush records that this core changed translations of table root (mm's lock held).
+func noteFlush(root uintptr) {
 	flushMask |= 1 << currentCPU()
-	remoteFlush.Store(true)
+	switch {
+	case flushEvery:
+	case root == mm.Kernel.Root || nFlushRoots == len(flushRoots) && !changedRoot(root):
+		flushEvery = true
+	case !changedRoot(root):
+		flushRoots[nFlushRoots] = root
+		nFlushRoots++
+	}
+	remoteFlush.Store(true) // last: a sender that sees it sees the rest (under mm's lock anyway)
+}
+
+// changedRoot reports whether root is one of the tables changed since the last shootdown.
+func changedRoot(root uintptr) bool {
+	for _, r := range flushRoots[:nFlushRoots] {
+		if r == root {
+			return true
+		}
+	}
+	return false
 }
 
 // flushPending performs the deferred shootdown, if any: the way out of a kernel entry that may
@@ -269,7 +315,7 @@ func flushPendingLocked() {
 		arch.FlushAll()
 	}
 	flushOthers(self)
-	flushMask = 0
+	flushMask, nFlushRoots, flushEvery = 0, 0, false
 	remoteFlush.Store(false) // last: every core has flushed (see flushPending)
 }
 

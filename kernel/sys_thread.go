@@ -118,7 +118,7 @@ func exitProcess(code int) {
 			s(" unlocked-timed-futex=").d(int64(atomic.LoadUint64(&stats.unlockedTimedFutex))).s(" unlocked-kicks=").d(int64(atomic.LoadUint64(&stats.unlockedKicks))).s(" unlocked-self=").d(int64(atomic.LoadUint64(&stats.unlockedSelf))).
 			s(" unlocked-faults=").d(int64(atomic.LoadUint64(&stats.unlockedFaults))).s(" fault-fallbacks=").d(int64(atomic.LoadUint64(&stats.faultFallbacks))).
 			s(" unlocked-mm=").d(int64(atomic.LoadUint64(&stats.unlockedMM))).s(" mm-fallbacks=").d(int64(atomic.LoadUint64(&stats.mmFallbacks))).s(" kernel-user-faults=").d(int64(atomic.LoadUint64(&stats.kernelUserFaults))).
-			s(" lazy-skips=").d(int64(stats.lazySkips)).s(" lazy-flushes=").d(int64(atomic.LoadUint64(&stats.lazyFlushes))).
+			s(" lazy-skips=").d(int64(stats.lazySkips)).s(" space-skips=").d(int64(stats.spaceSkips)).s(" lazy-flushes=").d(int64(atomic.LoadUint64(&stats.lazyFlushes))).
 			s(" unlocked-signals=").d(int64(atomic.LoadUint64(&stats.unlockedSignals))).s(" unlocked-sigreturns=").d(int64(atomic.LoadUint64(&stats.unlockedSigreturns))).s(" unlocked-deliveries=").d(int64(atomic.LoadUint64(&stats.unlockedDeliveries))).s(" sig-fallbacks=").d(int64(atomic.LoadUint64(&stats.sigFallbacks))).record()
 		ktimeReport()
 		for i := 0; i < ncpu; i++ { // where each core's time went; the rest was user time

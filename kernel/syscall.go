@@ -471,6 +471,7 @@ var stats struct {
 	earlyTimers uint64 // atomic: timer interrupts before anything was due: a deadline left armed
 	shootdowns  uint64
 	lazySkips   uint64 // shootdown targets left to flush as they wake (smp.go flushOthers)
+	spaceSkips  uint64 // cores a shootdown skipped: another page table loaded (smp.go flushOthers)
 	lazyFlushes uint64 // atomic: flushes a core owed and did as it woke (smp.go tlbWake)
 
 	bklContended  uint64 // BKL acquisitions that had to wait

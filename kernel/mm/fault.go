@@ -96,7 +96,7 @@ func (as *AddressSpace) fault(va uintptr, write, exec bool) (bool, int) {
 			// with the rights this access needs.
 			store64(e, uint64(pteLeaf(v.Addr(), leafAttr(prot, exec)|v.attr()&AttrOwned)))
 		}
-		flushPage(page)
+		flushPage(as.PT.Root, page)
 		as.spurious++
 		return true, 0
 	}

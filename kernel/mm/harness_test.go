@@ -41,8 +41,8 @@ func setPhysArena() {
 func boot(t testing.TB, ram []Region) PageTable {
 	t.Helper()
 	setPhysArena()
-	FlushTLB = func(va uintptr) { flushes++ }
-	FlushAll = func() { flushAlls++ }
+	FlushTLB = func(root, va uintptr) { flushes++ }
+	FlushAll = func(root uintptr) { flushAlls++ }
 	if n := Init(ram); n != len(ram) {
 		t.Fatalf("Init used %d regions, want %d", n, len(ram))
 	}

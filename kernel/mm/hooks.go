@@ -13,13 +13,16 @@ package mm
 var (
 	// FlushTLB invalidates the TLB entry (and paging-structure caches) for
 	// one page, i.e. INVLPG va (SDM Vol. 3A §4.10.4.1). INVLPG also drops
-	// global entries, so it works for G=1 pages.
-	FlushTLB func(va uintptr)
+	// global entries, so it works for G=1 pages. root is the page table
+	// whose entry changed: only cores that have it loaded can cache the
+	// entry (Kernel's: every core, since every table shares its entries).
+	FlushTLB func(root, va uintptr)
 
 	// FlushAll invalidates all non-global TLB entries, i.e. a CR3 reload
 	// (SDM Vol. 3A §4.10.4.1). Used when a range operation touched many
 	// pages. User pages are never global, so this is sufficient for them.
-	FlushAll func()
+	// root as for FlushTLB.
+	FlushAll func(root uintptr)
 
 	// SyncTLB makes every other core drop the translations FlushTLB and
 	// FlushAll removed on this one, and returns when they have (the
@@ -52,21 +55,21 @@ func (as *AddressSpace) changeLeaves(start, end uintptr, change func(va, e uintp
 		}
 		change(p, e)
 		if n < flushRangeLimit {
-			flushPage(p)
+			flushPage(as.PT.Root, p)
 		}
 		n++
 		va = p + PageSize
 	}
 	if n > flushRangeLimit {
-		flushAll()
+		flushAll(as.PT.Root)
 	}
 	return n
 }
 
-func flushPage(va uintptr) {
+func flushPage(root, va uintptr) {
 	tlbGen++
 	if FlushTLB != nil {
-		FlushTLB(va)
+		FlushTLB(root, va)
 	}
 }
 
@@ -76,9 +79,9 @@ func syncTLB() {
 	}
 }
 
-func flushAll() {
+func flushAll(root uintptr) {
 	tlbGen++
 	if FlushAll != nil {
-		FlushAll()
+		FlushAll(root)
 	}
 }

@@ -278,7 +278,7 @@ func (pt PageTable) unmapPage(va uintptr) (uintptr, Attr, bool) {
 	}
 	v := PTE(load64(e))
 	store64(e, 0)
-	flushPage(va)
+	flushPage(pt.Root, va)
 	return v.Addr(), v.attr(), true
 }
 
@@ -298,7 +298,7 @@ func (pt PageTable) Unmap2M(va uintptr) (pa uintptr, a Attr, ok bool) {
 		return 0, 0, false
 	}
 	store64(e, 0)
-	flushPage(va) // INVLPG of any address in the page drops the whole 2 MiB entry (SDM §4.10.4.1)
+	flushPage(pt.Root, va) // INVLPG of any address in the page drops the whole 2 MiB entry (SDM §4.10.4.1)
 	return v.Addr() &^ HugeMask, v.attr() | AttrHuge, true
 }
 
@@ -318,7 +318,7 @@ func (pt PageTable) Protect(va uintptr, a Attr) Errno {
 	}
 	v := PTE(load64(e))
 	store64(e, uint64(pteLeaf(v.Addr(), a&^AttrOwned|v.attr()&AttrOwned)))
-	flushPage(va)
+	flushPage(pt.Root, va)
 	return OK
 }
 

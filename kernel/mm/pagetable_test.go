@@ -45,7 +45,7 @@ func TestMapLookupUnmap(t *testing.T) {
 		t.Fatalf("after Protect %#x flags = %#x", pa, fl)
 	}
 	f0 := flushes
-	FlushTLB = func(uintptr) { flushes++ }
+	FlushTLB = func(uintptr, uintptr) { flushes++ }
 	pa, _, ok = pt.Unmap(va)
 	if !ok || pa != 0x300000 || flushes != f0+1 {
 		t.Fatalf("Unmap = %#x %v, flushes %d", pa, ok, flushes-f0)
