@@ -529,6 +529,13 @@ func Run(ctx context.Context, pkg []string, cfg Config) (*Result, error) {
 
 	mu.Lock()
 	out.Records = res.Records
+	if arm && !res.Entry.IsZero() && res.FirstOutput.Before(res.Entry) {
+		// One UART carries both: the demux stamps the program's first byte as it passes, the
+		// control reader stamps "entry" once its goroutine has parsed the line, which can be a
+		// few microseconds later although the record came first (CI saw 11 µs). The stream's
+		// order is the truth.
+		res.FirstOutput = res.Entry
+	}
 	mu.Unlock()
 	out.Semihosting = arm
 	res.Started = com1.Started()
