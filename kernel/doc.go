@@ -69,7 +69,9 @@
 //   - unlocked: trap context without the BKL — an idle core's wake-up and a running one's kick
 //     (wake_unlocked.go), the Go runtime's futex calls (futex_unlocked.go), nanosleep,
 //     sched_yield and the timer interrupt when nothing of the BKL's is due (sleep_unlocked.go),
-//     getpid and gettid (self_unlocked.go), a page's first touch (fault_unlocked.go), tgkill to
+//     getpid and gettid (self_unlocked.go), a page's first touch (fault_unlocked.go), madvise
+//     and the mmap, munmap and mprotect calls that take no checked page away (mm_unlocked.go),
+//     a TLB shootdown sent by either of the last two (under mm's lock, as every shootdown), tgkill to
 //     a thread of the caller's process, a caught signal's delivery and rt_sigreturn
 //     (signal_unlocked.go), the idle poll, a TLB-shootdown IPI.
 //     It writes only its core's own state, the scheduler's, data under a lock below the BKL (the
@@ -125,9 +127,9 @@
 //	rank 2  futexQ.lock (futex.go) the futex and sleep queue; with or without the BKL
 //	  → sched's locks              sched/doc.go, "Lock order"
 //	    → the mm lock              kernel/mm/doc.go; a leaf, never under futexQ.lock; with or
-//	                               without the BKL (fault_unlocked.go); its holder with the BKL
-//	                               may wait for a shootdown's acknowledgements, which its waiters
-//	                               give (mm's Relax hook)
+//	                               without the BKL (fault_unlocked.go, mm_unlocked.go); its holder
+//	                               sends every shootdown (smp.go) and may wait for the
+//	                               acknowledgements, which its waiters give (mm's Relax hook)
 //
 // The console has no lock: only the BKL holder writes to it, and the fault report, which writes
 // regardless. Some paths never take the BKL: a TLB-shootdown IPI (its sender holds the BKL and
@@ -137,10 +139,12 @@
 // to deliver (the same file), the runtime's futex calls (futex_unlocked.go: futexQ's lock and the
 // scheduler's), its sleeps and yields and the timer interrupts that end the sleeps
 // (sleep_unlocked.go: the same), getpid and gettid, a page fault's first touch of a page
-// (fault_unlocked.go: mm's lock alone), and the runtime's signals — tgkill, delivery,
+// (fault_unlocked.go: mm's lock alone), madvise and the mm calls that take no checked page away
+// (mm_unlocked.go: mm's lock alone), and the runtime's signals — tgkill, delivery,
 // rt_sigreturn (signal_unlocked.go: futexQ's lock and the scheduler's). Every wait for a lock or for a thread another core holds
 // acknowledges shootdowns, whose sender may hold what it waits for. The rest of the split
-// (threads, fds, mm's other calls) is the next step; smp.go says what it needs.
+// (threads, fds, munmap and mprotect of checked pages, the blocking calls) is the next step;
+// smp.go says what it needs.
 //
 // # Invariants
 //
@@ -162,7 +166,8 @@
 // timer.go the one-shot timer; clock.go; smp.go the BKL, shootdowns, the other cores;
 // wake_unlocked.go an idle core's wake-up without the BKL; futex_unlocked.go the runtime's futex
 // calls without it; sleep_unlocked.go its sleeps, yields and timer interrupts; self_unlocked.go
-// getpid and gettid; fault_unlocked.go a page's first touch; signal_unlocked.go tgkill,
+// getpid and gettid; fault_unlocked.go a page's first touch; mm_unlocked.go madvise, mmap,
+// munmap and mprotect where they may, and a checked page faulted in again; signal_unlocked.go tgkill,
 // delivery and rt_sigreturn;
 // oncpu.go which core holds a thread; spinlock.go locks below the BKL;
 // percpu.go; platform.go sched.Platform; thread.go; signal.go delivery and rt_sigreturn;
