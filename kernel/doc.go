@@ -126,7 +126,8 @@
 //	rank 1  BKL (smp.go)          taken at the top of trap, released on the way out
 //	rank 2  futexQ.lock (futex.go) the futex and sleep queue; with or without the BKL
 //	  → sched's locks              sched/doc.go, "Lock order"
-//	    → the mm lock              kernel/mm/doc.go; a leaf, never under futexQ.lock; with or
+//	    → the mm lock              kernel/mm/doc.go; a leaf; under futexQ.lock only when a load
+//	                               there faults a dropped page in (mm_unlocked.go); with or
 //	                               without the BKL (fault_unlocked.go, mm_unlocked.go); its holder
 //	                               sends every shootdown (smp.go) and may wait for the
 //	                               acknowledgements, which its waiters give (mm's Relax hook)

@@ -89,7 +89,9 @@ func sysFutex(t *Thread, gp sched.GID, cpu int, addr uintptr, op int32, val uint
 		if e := futexKey(addr); e != 0 {
 			return e
 		}
-		if !userRange(addr, 4, false) { // faults the page in; the BKL keeps it mapped
+		// Faults the page in; the BKL keeps it mapped (an madvise without it may drop the page,
+		// which the load below then faults in again: mm_unlocked.go kernelUserFault).
+		if !userRange(addr, 4, false) {
 			return -EFAULT
 		}
 		expired := false
