@@ -355,7 +355,7 @@ func setupSigframe(t *Thread, f *arch.Frame, cpu int, act *sigaction, sig int, i
 	}
 	saveSigcontext(w, &fr, f, t, mask, info.trapno, info.addr)
 	putReturn(w, &fr, ret)
-	if !arch.CopyUser(fr.sp, buf, size) {
+	if !copyUserChecked(fr.sp, buf, size, fr.sp, writable) {
 		return fr, false
 	}
 
@@ -423,7 +423,25 @@ func userReadable(p, n uintptr) bool { return userRange(p, n, false) }
 // fetchUser copies n bytes of user memory at p into the kernel at dst, if readable says the
 // program may read them, through arch.CopyUser: false if not, or if the copy faulted.
 func fetchUser(dst, p, n uintptr, readable func(p, n uintptr) bool) bool {
-	return readable(p, n) && arch.CopyUser(dst, p, n)
+	return readable(p, n) && copyUserChecked(dst, p, n, p, readable)
+}
+
+// copyUserChecked is arch.CopyUser(dst, src, n) where user (dst or src) is the user range whose
+// check has just passed: if the copy faults, the range is checked again and the copy retried, a few
+// times. Under the BKL the check (userRange) faults the pages in, and an madvise without the
+// BKL may drop one between the check and the copy (mm_unlocked.go), which Linux's copy would
+// fault in again; a range that is really gone fails its check. Without the BKL the check only
+// reads the page table (PeekUserRange), and a dropped page fails it: the caller's fallback.
+func copyUserChecked(dst, src, n, user uintptr, check func(p, n uintptr) bool) bool {
+	for try := 0; try < 3; try++ {
+		if arch.CopyUser(dst, src, n) {
+			return true
+		}
+		if !check(user, n) {
+			return false
+		}
+	}
+	return false
 }
 
 // fatalSignal is the default action "terminate (core)": the whole process ends, after a kernel
