@@ -292,8 +292,13 @@ func netReply(id uint32, result int64, p, n uintptr, cpu int) int64 {
 	if result > 0 || result < -netabi.MaxErrno {
 		return -EINVAL // a socket call's result is 0 or -errno; the kernel makes fds itself
 	}
-	old := enterProc(gp) // the sleeper's fds and memory (proc.go); p is checked already
-	result = netFinish(r, result, p, n)
+	// The payload moves through a kernel buffer: once in the sleeper's address space (below),
+	// the stack's page is no longer what a fault there would be answered from (mm_unlocked.go
+	// kernelUserFault asks the sleeper's space), and an madvise may drop it meanwhile.
+	c := min(n, uintptr(r.cap), uintptr(len(netReplyBuf)))
+	copy(netReplyBuf[:c], userBytes(p, c))
+	old := enterProc(gp) // the sleeper's fds and memory (proc.go)
+	result = netFinish(r, result, c, n)
 	leaveProc(old)
 	r.id = 0
 	netStats[netabi.NetReadyStack]++
@@ -301,8 +306,13 @@ func netReply(id uint32, result int64, p, n uintptr, cpu int) int64 {
 	return 0
 }
 
-// netFinish does the kernel's part of a completed request and returns the system call's result.
-func netFinish(r *netRequest, result int64, p, n uintptr) int64 {
+// netReplyBuf holds a reply's payload (netReply) while it is copied to the caller: a sockaddr
+// or an option value, never longer; the length reported is the payload's whole one. BKL.
+var netReplyBuf [256]byte
+
+// netFinish does the kernel's part of a completed request and returns the system call's result;
+// the payload, n bytes long, is its first c bytes in netReplyBuf.
+func netFinish(r *netRequest, result int64, c, n uintptr) int64 {
 	s := sockBySid(r.sid)
 	switch r.op {
 	case netabi.ReqConnect: // a datagram connect (a stream connect is asynchronous)
@@ -314,26 +324,26 @@ func netFinish(r *netRequest, result int64, p, n uintptr) int64 {
 			s.listening = true
 		}
 	case netabi.ReqGetsockopt:
-		if result == 0 && !netCopyAddr(r, p, n) {
+		if result == 0 && !netCopyAddr(r, c, n) {
 			result = -EFAULT
 		}
 	}
 	return result
 }
 
-// netCopyAddr copies a reply's payload to the caller's buffer as Linux copies a sockaddr or an
-// option value out (move_addr_to_user, copy_to_sockptr): at most the room the caller gave, and
-// the full length to *outLen. false: either could not be written (EFAULT).
-func netCopyAddr(r *netRequest, p, n uintptr) bool {
+// netCopyAddr copies a reply's payload (its first c bytes in netReplyBuf, at most the room the
+// caller gave; n long in all) to the caller's buffer as Linux copies a sockaddr or an option
+// value out (move_addr_to_user, copy_to_sockptr), and the full length to *outLen. false: either
+// could not be written (EFAULT).
+func netCopyAddr(r *netRequest, c, n uintptr) bool {
 	if r.outLen == 0 {
 		return true
 	}
-	c := min(n, uintptr(r.cap))
 	if c > 0 {
 		if !userRange(r.out, c, true) {
 			return false
 		}
-		copy(userBytes(r.out, c), userBytes(p, c))
+		copy(userBytes(r.out, c), netReplyBuf[:c])
 	}
 	if !userRange(r.outLen, 4, true) {
 		return false

@@ -48,6 +48,7 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&ncpu)), unsafe.Sizeof(ncpu))
 	add(uintptr(unsafe.Pointer(&netEvq)), unsafe.Sizeof(netEvq))
 	add(uintptr(unsafe.Pointer(&netQueueFull)), unsafe.Sizeof(netQueueFull))
+	add(uintptr(unsafe.Pointer(&netReplyBuf)), unsafe.Sizeof(netReplyBuf))
 	add(uintptr(unsafe.Pointer(&netReqSeq)), unsafe.Sizeof(netReqSeq))
 	add(uintptr(unsafe.Pointer(&netReqs)), unsafe.Sizeof(netReqs))
 	add(uintptr(unsafe.Pointer(&netSlowStack)), unsafe.Sizeof(netSlowStack))
