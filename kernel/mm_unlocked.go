@@ -118,12 +118,21 @@ func mmUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 //     (the Go runtime's heap grows so: a PROT_NONE reservation, then MAP_FIXED read-write);
 //   - a range mm refuses changes nothing.
 //
+// And none of them may allocate frames itself: MAP_POPULATE, MAP_LOCKED and MADV_POPULATE_* go
+// to the BKL. An allocation may synchronise the TLBs and take the frames an madvise freed
+// (mm's pending frames), leaving nothing for the kernel's fault on a dropped page in a BKL
+// holder's copy (kernelUserFault, which cannot fail softly); under the BKL, that holder is the
+// only core that may take them.
+//
 // The rest goes to the BKL's path, as Linux's copy_to_user would fault and answer EFAULT where
 // gmpos's plain stores cannot. mm lock held.
 func keepsCheckedPages(as *mm.AddressSpace, nr uint64, a *[6]uint64) bool {
 	switch {
 	case nr == nrMadvise:
-		return true
+		advice := int32(a[2])
+		return advice != mm.MADV_POPULATE_READ && advice != mm.MADV_POPULATE_WRITE
+	case nr == nrMmap && uint32(a[3])&(mm.MAP_POPULATE|mm.MAP_LOCKED) != 0:
+		return false
 	case nr == nrMmap && uint32(a[3])&mm.MAP_FIXED == 0:
 		return true
 	}
