@@ -125,11 +125,11 @@ func peek(base uintptr, p int) (ok bool, got uint32) {
 // dropRace: one thread keeps dropping the pages of a 16-page region with madvise(MADV_DONTNEED)
 // — in gmpos without the BKL, its TLB shootdown included (kernel/mm_unlocked.go) — then writing
 // the next generation into the first 8, while two threads read those, and a third has the kernel
-// write into the other 8: a read of /dev/zero, a call under the BKL, which checks its buffer and
-// then copies into it, so a drop may come in between, and the kernel must fault the page in
-// again (32 KiB at a time, so that it often does). A read finds 0 or, if no round began
-// meanwhile, the current generation: an earlier one is a dropped frame read through a stale
-// translation. Every read of /dev/zero must succeed.
+// write into the other 8: a read of a 32 KiB file in /tmp, a call under the BKL, which checks
+// the whole buffer and then copies into it, so a drop may come in between, and the kernel must
+// fault the page in again. A read finds 0 or, if no round began meanwhile, the current
+// generation: an earlier one is a dropped frame read through a stale translation. Every read of
+// the file must succeed, whole.
 func dropRace(rounds int) {
 	const pages, genPages = 16, 8
 	b := anon(pages * pageSize)
@@ -137,19 +137,30 @@ func dropRace(rounds int) {
 	var gen atomic.Uint32
 	var stop atomic.Bool
 	var reads, stale, copies, copyFailed atomic.Int64
-	zero, err := os.Open("/dev/zero")
+	want := make([]byte, (pages-genPages)*pageSize)
+	for i := range want {
+		want[i] = byte(i*7 + 1)
+	}
+	f, err := os.CreateTemp("", "droprace")
+	if err == nil {
+		_, err = f.Write(want)
+	}
 	if err != nil {
-		check("open /dev/zero", false, err)
+		check("drop race: a file to read", false, err)
 		return
 	}
-	defer zero.Close()
-	fd := int(zero.Fd())
+	defer os.Remove(f.Name())
+	defer f.Close()
+	fd := int(f.Fd())
+	var started sync.WaitGroup // the rounds begin once every thread runs
+	started.Add(3)
 	var wg sync.WaitGroup
 	for i := 0; i < 2; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
 			runtime.LockOSThread()
+			started.Done()
 			for k := 0; !stop.Load(); k++ {
 				g1 := gen.Load()
 				v := atomic.LoadUint32((*uint32)(unsafe.Pointer(&b[((k*7+i)%genPages)*pageSize])))
@@ -164,13 +175,17 @@ func dropRace(rounds int) {
 	go func() {
 		defer wg.Done()
 		runtime.LockOSThread()
+		started.Done()
 		for !stop.Load() {
-			if n, err := syscall.Read(fd, b[genPages*pageSize:]); err != nil || n != (pages-genPages)*pageSize {
+			dst := b[genPages*pageSize:]
+			// The bytes cannot be checked afterwards: the next drop may zero them at any time.
+			if n, err := syscall.Pread(fd, dst, 0); err != nil || n != len(want) {
 				copyFailed.Add(1)
 			}
 			copies.Add(1)
 		}
 	}()
+	started.Wait()
 	runtime.LockOSThread()
 	for r := 0; r < rounds; r++ {
 		if _, _, e := syscall.Syscall(syscall.SYS_MADVISE, base, pages*pageSize, syscall.MADV_DONTNEED); e != 0 {
@@ -185,7 +200,7 @@ func dropRace(rounds int) {
 	stop.Store(true)
 	wg.Wait()
 	runtime.UnlockOSThread()
-	fmt.Fprintf(os.Stderr, "drop race: %d drops, %d reads, %d reads of /dev/zero\n", rounds, reads.Load(), copies.Load())
+	fmt.Fprintf(os.Stderr, "drop race: %d drops, %d reads, %d reads of the file\n", rounds, reads.Load(), copies.Load())
 	check("drop race: no dropped page read after the drop", stale.Load() == 0 && reads.Load() > 0, stale.Load(), reads.Load())
 	check("drop race: the kernel's copies into dropped pages succeed", copyFailed.Load() == 0 && copies.Load() > 0, copyFailed.Load(), copies.Load())
 	syscall.Munmap(b)
