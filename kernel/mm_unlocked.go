@@ -32,8 +32,9 @@ import (
 // teardown then frees. Signals need nothing: one that arrives meanwhile kicks this core.
 //
 // What stays under the BKL: a change that could pull a page from under a BKL holder's copy —
-// munmap, mprotect or MAP_FIXED over pages a system call may have checked (keepsCheckedPages,
-// below); a file mapping (its fd is the fd table's, still the BKL's); every call while the
+// munmap, mprotect or MAP_FIXED over pages a system call may have checked, while a BKL section
+// has the address space current (keepsCheckedPages, below) — and the calls that populate pages;
+// a file mapping (its fd is the fd table's, still the BKL's); every call while the
 // scheduler trace or strace runs; and all of them with the kernel option mmbkl=1, which keeps
 // the old path for comparisons. mincore and brk stay there too: the Go
 // runtime never calls them in steady state. Errors are the same calls' answers: mm decides them
@@ -74,7 +75,7 @@ func mmUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 	as := spaceOf(int(t.proc))
 	// An exit or execve that came first (see above), or a change the BKL's code must not see
 	// happen under it (keepsCheckedPages): the BKL's path. Nothing has changed yet.
-	if t.killed || procOf(t).state != procLive || !keepsCheckedPages(as, nr, &a) {
+	if t.killed || procOf(t).state != procLive || !keepsCheckedPages(as, procOf(t).space, nr, &a) {
 		mm.Unlock()
 		atomic.AddUint64(&stats.mmFallbacks, 1)
 		return trapBKL(f, arch.TrapSyscall, n, cpu, t0)
@@ -106,16 +107,19 @@ func mmUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 }
 
 // keepsCheckedPages reports whether the call mmUnlocked is about to make (number nr, arguments a)
-// on address space as leaves alone every page a BKL holder may be using. Code under the BKL
-// checks a user buffer (userRange: in a VMA that allows the access, faulted in) and then reads
-// or writes it with plain loads and stores, which must not fault — and until this path, nothing
-// could change the address space in between, since every change took the BKL. So a change
-// without it may not remove or restrict a mapping such a check may have passed:
+// on address space as (index s) leaves alone every page a BKL holder may be using. Code under
+// the BKL checks a user buffer (userRange: in a VMA that allows the access, faulted in) and then
+// reads or writes it with plain loads and stores, which must not fault — and until this path,
+// nothing could change the address space in between, since every change took the BKL. So a
+// change without it may not remove or restrict a mapping such a check may have passed:
 //   - madvise keeps every VMA as it is; a page MADV_DONTNEED drops is faulted in again if the
 //     kernel touches it (kernelUserFault), as a program's own touch would;
 //   - an mmap without MAP_FIXED takes a free range;
-//   - munmap, mprotect and MAP_FIXED only over PROT_NONE VMAs and holes, which no check passes
-//     (the Go runtime's heap grows so: a PROT_NONE reservation, then MAP_FIXED read-write);
+//   - munmap, mprotect and MAP_FIXED take any range while no BKL section has the space current
+//     (smp.go bklSpaces): none has checked a page of it, and one that makes it current later
+//     checks after this call, under mm's lock;
+//   - otherwise only over PROT_NONE VMAs and holes, which no check passes (the Go runtime's heap
+//     grows so: a PROT_NONE reservation, then MAP_FIXED read-write);
 //   - a range mm refuses changes nothing.
 //
 // And none of them may allocate frames itself: MAP_POPULATE, MAP_LOCKED and MADV_POPULATE_* go
@@ -126,7 +130,7 @@ func mmUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 //
 // The rest goes to the BKL's path, as Linux's copy_to_user would fault and answer EFAULT where
 // gmpos's plain stores cannot. mm lock held.
-func keepsCheckedPages(as *mm.AddressSpace, nr uint64, a *[6]uint64) bool {
+func keepsCheckedPages(as *mm.AddressSpace, s uint8, nr uint64, a *[6]uint64) bool {
 	switch {
 	case nr == nrMadvise:
 		advice := int32(a[2])
@@ -134,6 +138,8 @@ func keepsCheckedPages(as *mm.AddressSpace, nr uint64, a *[6]uint64) bool {
 	case nr == nrMmap && uint32(a[3])&(mm.MAP_POPULATE|mm.MAP_LOCKED) != 0:
 		return false
 	case nr == nrMmap && uint32(a[3])&mm.MAP_FIXED == 0:
+		return true
+	case bklSpaces.Load()&(1<<s) == 0:
 		return true
 	}
 	start, length := uintptr(a[0]), uintptr(a[1])

@@ -136,6 +136,7 @@ func setCurrent(k int) { setCurrentOn(arch.Current().ID(), k) }
 func setCurrentOn(cpu, k int) {
 	curProc = k
 	uspace = procs[k].space
+	bklSpaces.Or(1 << uspace) // before its memory is touched (smp.go)
 	loadRoot(cpu, uspace)
 }
 

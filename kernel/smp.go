@@ -37,9 +37,9 @@ import (
 //
 // What the next pieces need: threads (clone, exit) touch the thread and process tables and the
 // scheduler's G table together; fds need a lock per fd table and references that survive a
-// concurrent close; munmap and mprotect of pages a call may have checked need the BKL's user
-// copies made with arch.CopyUser, as the signal frame's are, so that a mapping taken away
-// answers EFAULT instead of faulting the kernel; and the blocking calls
+// concurrent close; munmap and mprotect of pages a BKL section may be copying (its space current,
+// bklSpaces) need the BKL's user copies made with arch.CopyUser, as the signal frame's are, so
+// that a mapping taken away answers EFAULT instead of faulting the kernel; and the blocking calls
 // on files, epoll, sockets and children still share the `waiters` list. Measured (README,
 // Benchmarks): the futex piece took a 2-vCPU thread ping-pong from 44,720 BKL-contended entries
 // to 149, and its round trip from 61 to 41 µs; the sleep piece took a 4-vCPU GC-churn run from
@@ -106,6 +106,7 @@ func bklLock(cpu int) {
 	}
 	if bkl.CompareAndSwap(0, uint32(cpu)+1) {
 		bklSeq.Add(1)
+		bklSpaces.Or(1 << uspace)
 		return
 	}
 	t0 := arch.Cycles()
@@ -114,9 +115,20 @@ func bklLock(cpu int) {
 		arch.Pause()
 	}
 	bklSeq.Add(1)
+	bklSpaces.Or(1 << uspace)
 	stats.bklContended++
 	stats.bklSpinCycles += arch.Cycles() - t0
 }
+
+// bklSpaces are the address spaces the BKL's holder has made current in this section (bit s
+// for space s): the one current as it took the lock, and each setCurrentOn made current since.
+// Set before the holder touches their user memory (its code checks a buffer, with userRange,
+// and copies in the same section), cleared as it releases the lock. An mm call without the BKL
+// may take a checked page away from a space whose bit is clear (mm_unlocked.go
+// keepsCheckedPages): a section that makes it current later checks its buffers after the call,
+// under mm's lock. Sequentially consistent, as that argument needs (Dekker's rule: the section
+// sets the bit, then takes mm's lock; the call holds mm's lock, then reads the bit).
+var bklSpaces atomic.Uint32
 
 // bklSeq numbers the BKL's sections: each acquisition adds one (bklLock). Atomic.
 var bklSeq atomic.Uint64
@@ -155,6 +167,7 @@ func bklHeld(cpu int) bool { return bkl.Load() == uint32(cpu)+1 }
 func bklUnlock() {
 	publishUnlockedView() // for the paths without the lock (wake_unlocked.go)
 	holder := int(bkl.Load()) - 1
+	bklSpaces.Store(0) // the section's user copies are done
 	bkl.Store(0)
 	if holder >= 0 {
 		sendDeferredWakes(holder)

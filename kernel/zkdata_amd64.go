@@ -13,6 +13,7 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&acctWriters)), unsafe.Sizeof(acctWriters))
 	add(uintptr(unsafe.Pointer(&bkl)), unsafe.Sizeof(bkl))
 	add(uintptr(unsafe.Pointer(&bklSeq)), unsafe.Sizeof(bklSeq))
+	add(uintptr(unsafe.Pointer(&bklSpaces)), unsafe.Sizeof(bklSpaces))
 	add(uintptr(unsafe.Pointer(&board)), unsafe.Sizeof(board))
 	add(uintptr(unsafe.Pointer(&bootArgs)), unsafe.Sizeof(bootArgs))
 	add(uintptr(unsafe.Pointer(&bootTimes)), unsafe.Sizeof(bootTimes))

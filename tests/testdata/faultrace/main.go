@@ -137,21 +137,11 @@ func dropRace(rounds int) {
 	var gen atomic.Uint32
 	var stop atomic.Bool
 	var reads, stale, copies, copyFailed atomic.Int64
-	want := make([]byte, (pages-genPages)*pageSize)
-	for i := range want {
-		want[i] = byte(i*7 + 1)
-	}
-	f, err := os.CreateTemp("", "droprace")
-	if err == nil {
-		_, err = f.Write(want)
-	}
-	if err != nil {
-		check("drop race: a file to read", false, err)
+	fd, done := tempFile((pages - genPages) * pageSize)
+	if fd < 0 {
 		return
 	}
-	defer os.Remove(f.Name())
-	defer f.Close()
-	fd := int(f.Fd())
+	defer done()
 	var started sync.WaitGroup // the rounds begin once every thread runs
 	started.Add(3)
 	var wg sync.WaitGroup
@@ -179,7 +169,7 @@ func dropRace(rounds int) {
 		for !stop.Load() {
 			dst := b[genPages*pageSize:]
 			// The bytes cannot be checked afterwards: the next drop may zero them at any time.
-			if n, err := syscall.Pread(fd, dst, 0); err != nil || n != len(want) {
+			if n, err := syscall.Pread(fd, dst, 0); err != nil || n != len(dst) {
 				copyFailed.Add(1)
 			}
 			copies.Add(1)
@@ -227,32 +217,79 @@ func childDropRace() {
 	check("drop race in a process of its own: every check holds", ok, err)
 }
 
+// tempFile creates a file of n bytes in /tmp and returns its fd and a function that removes
+// it (fd -1 after a failed check).
+func tempFile(n int) (int, func()) {
+	data := make([]byte, n)
+	for i := range data {
+		data[i] = byte(i*7 + 1)
+	}
+	f, err := os.CreateTemp("", "faultrace")
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if err != nil {
+		check("a file to read", false, err)
+		return -1, func() {}
+	}
+	return int(f.Fd()), func() { f.Close(); os.Remove(f.Name()) }
+}
+
 // remapRace: one thread keeps unmapping a 16-page region, mapping it again (fresh, zeroed) and
-// writing the mapping's generation into each page, while two others read its pages (their first
-// touches are faults the kernel may answer without the BKL). A read either faults (no access at
-// that moment) or, if no remap began meanwhile, finds 0 or the current generation: a page with
-// an earlier one would have outlived its mapping.
+// writing the mapping's generation into the first 8 pages, while two others read those (their first
+// touches are faults the kernel may answer without the BKL), and a fourth has the kernel read a
+// file into the other 8. A read either faults (no access at that moment) or, if no remap began
+// meanwhile, finds 0 or the current generation: a page with an earlier one would have outlived
+// its mapping. The kernel's read either succeeds or answers EFAULT (the region was PROT_NONE as
+// it checked): a remap between its check and its copy would be a kernel fault.
 //
 // The region is unmapped by a MAP_FIXED mapping without access, not by munmap, whose hole the
 // runtime's own next mmap could take and the remap would then destroy (futexrace's munmapRace
 // says how that went once); the replacement frees the frames and shoots the TLBs down the same.
 func remapRace(rounds int) {
-	const pages = 16
+	const pages, genPages = 16, 8
 	b := anon(pages * pageSize)
 	base := uintptr(unsafe.Pointer(&b[0]))
 	var gen atomic.Uint32 // the mapping's generation, advanced after each remap
 	var stop atomic.Bool
-	var reads, faults, stale atomic.Int64
+	var reads, faults, stale, copies, copyFaults, copyFailed atomic.Int64
 	var wg sync.WaitGroup
+	fd, done := tempFile((pages - genPages) * pageSize)
+	if fd < 0 {
+		return
+	}
+	defer done()
+	var started sync.WaitGroup // the rounds begin once every thread runs
+	started.Add(3)
+	wg.Add(1)
+	go func() {
+		// The kernel's copy into the other half: a pread under the BKL checks the buffer, then
+		// copies. A remap without the BKL must not come in between (kernel/mm_unlocked.go
+		// keepsCheckedPages): the pread finds the pages mapped, or answers EFAULT.
+		defer wg.Done()
+		runtime.LockOSThread()
+		started.Done()
+		for !stop.Load() {
+			n, _, e := syscall.Syscall6(syscall.SYS_PREAD64, uintptr(fd), base+genPages*pageSize, (pages-genPages)*pageSize, 0, 0, 0)
+			switch {
+			case e == syscall.EFAULT:
+				copyFaults.Add(1)
+			case e != 0 || n != (pages-genPages)*pageSize:
+				copyFailed.Add(1)
+			}
+			copies.Add(1)
+		}
+	}()
 	for i := 0; i < 2; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
 			runtime.LockOSThread()
 			debug.SetPanicOnFault(true) // a fault on an unmapped page: a panic, recovered (peek)
+			started.Done()
 			for k := 0; !stop.Load(); k++ {
 				g1 := gen.Load()
-				ok, v := peek(base, (k*7+i)%pages)
+				ok, v := peek(base, (k*7+i)%genPages)
 				g2 := gen.Load()
 				switch {
 				case !ok:
@@ -264,6 +301,7 @@ func remapRace(rounds int) {
 			}
 		}(i)
 	}
+	started.Wait()
 	runtime.LockOSThread()
 	for r := 0; r < rounds; r++ {
 		if r, _, e := syscall.Syscall6(syscall.SYS_MMAP, base, pages*pageSize, syscall.PROT_NONE,
@@ -278,15 +316,16 @@ func remapRace(rounds int) {
 			break
 		}
 		g := gen.Add(1)
-		for p := 0; p < pages; p++ {
+		for p := 0; p < genPages; p++ {
 			atomic.StoreUint32((*uint32)(unsafe.Pointer(&b[p*pageSize])), g)
 		}
 	}
 	stop.Store(true)
 	wg.Wait()
 	runtime.UnlockOSThread()
-	fmt.Fprintf(os.Stderr, "remap race: %d remaps, %d reads, %d faulted\n", rounds, reads.Load(), faults.Load())
+	fmt.Fprintf(os.Stderr, "remap race: %d remaps, %d reads, %d faulted; %d preads, %d EFAULT\n", rounds, reads.Load(), faults.Load(), copies.Load(), copyFaults.Load())
 	check("remap race: no page outlived its mapping", stale.Load() == 0 && reads.Load() > 0, stale.Load(), reads.Load())
+	check("remap race: the kernel's copies into the region succeed or answer EFAULT", copyFailed.Load() == 0 && copies.Load() > copyFaults.Load(), copyFailed.Load(), copies.Load(), copyFaults.Load())
 	syscall.Munmap(b)
 }
 
