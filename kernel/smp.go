@@ -130,6 +130,9 @@ func bklLock(cpu int) {
 // sets the bit, then takes mm's lock; the call holds mm's lock, then reads the bit).
 var bklSpaces atomic.Uint32
 
+// One bit per address space: more spaces than bits would mark none, and let every munmap by.
+var _ [32 - maxProcs]struct{}
+
 // bklSeq numbers the BKL's sections: each acquisition adds one (bklLock). Atomic.
 var bklSeq atomic.Uint64
 
