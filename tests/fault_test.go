@@ -60,16 +60,17 @@ func TestGuestFaultUnlocked(t *testing.T) {
 	// The drop race's 3,000 madvise calls ran under mm's lock alone, each sending its own
 	// shootdown, and so did the remap and protect races' calls that map over PROT_NONE, and
 	// those that take read-write pages away while no BKL section had the program's space current
-	// (the others went to the BKL: kernel/mm_unlocked.go, keepsCheckedPages). kernel-user-faults counts the drop race's file reads whose copy found a
-	// page dropped since the check, faulted in again for the kernel (kernelUserFault; without
-	// it, the kernel fault report: caught).
+	// (the others went to the BKL: kernel/mm_unlocked.go, keepsCheckedPages).
+	//
+	// kernel-user-faults counts the drop race's file reads whose copy found a page dropped since
+	// the check, faulted in again for the kernel (kernelUserFault; without it, the kernel fault
+	// report, which wantCode catches). Logged, not asserted: it takes the copier and the dropper
+	// on two cores at once, and a CI run on 2 vCPUs once had none in 10,610 reads where others
+	// have 14–300.
 	mmCalls, mmFallbacks := klogCounter(t, g.log, "unlocked-mm"), klogCounter(t, g.log, "mm-fallbacks")
 	refaults := klogCounter(t, g.log, "kernel-user-faults")
 	t.Logf("mmap, munmap, mprotect, madvise without the BKL %d, handed to it %d; user pages faulted in again for the kernel %d",
 		mmCalls, mmFallbacks, refaults)
-	if refaults < 1 {
-		t.Errorf("kernel-user-faults %d: want at least one (the drop race's reads into pages dropped meanwhile)", refaults)
-	}
 	if mmCalls < 2*rounds {
 		t.Errorf("%d address-space calls without the BKL: want at least the drop race's %d madvise and the remap race's %d mmaps over PROT_NONE", mmCalls, rounds, rounds)
 	}
