@@ -45,10 +45,16 @@ func read8(fd int) (uint64, syscall.Errno) {
 	return v, e
 }
 
-// wait calls epoll_pwait and returns the events' data words (their fds).
+// wait calls epoll_pwait and returns the events' data words (their fds). EINTR is the Go
+// runtime's own preemption signal (SIGURG) arriving during the wait, which Linux answers the same
+// way (epoll_wait is never restarted after a handler): the wait is made again, as Go's netpoller
+// does. A CI run once panicked here.
 func wait(ep int, ms int) []int {
 	var evs [8]syscall.EpollEvent
 	n, _, e := syscall.Syscall6(sysEpollPwait, uintptr(ep), uintptr(unsafe.Pointer(&evs[0])), 8, uintptr(ms), 0, 8)
+	for e == syscall.EINTR {
+		n, _, e = syscall.Syscall6(sysEpollPwait, uintptr(ep), uintptr(unsafe.Pointer(&evs[0])), 8, uintptr(ms), 0, 8)
+	}
 	if e != 0 {
 		panic(e)
 	}
