@@ -109,6 +109,7 @@ func (as *AddressSpace) fault(va uintptr, write, exec bool) (bool, int) {
 		return false, FaultOOM
 	}
 	as.faults++
+	as.faultAround(i, page) // faultaround.go
 	return true, 0
 }
 

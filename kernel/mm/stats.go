@@ -9,6 +9,7 @@ type Stats struct {
 	VMAs        int     // VMAs in Space
 	Faults      uintptr // demand-zero pages installed in Space
 	Spurious    uintptr // faults resolved without a new page (TLB, W^X flip)
+	FaultAhead  uintptr // pages fault-around installed beside the faulting ones (faultaround.go)
 	MadvDropped uintptr // pages discarded by MADV_DONTNEED/MADV_FREE
 	Unmapped    uintptr // pages dropped by munmap and MAP_FIXED replacement
 }
@@ -25,6 +26,7 @@ func (as *AddressSpace) ReadStats() Stats {
 		VMAs:        as.n,
 		Faults:      as.faults,
 		Spurious:    as.spurious,
+		FaultAhead:  as.faultedAhead,
 		MadvDropped: as.madvDropped,
 		Unmapped:    as.unmapped,
 	}

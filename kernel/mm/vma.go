@@ -78,10 +78,11 @@ type AddressSpace struct {
 	// the user half (and reserves the children's region, kernel/mm/doc.go).
 	lo, hi, mmapTop uintptr
 
-	faults      uintptr // demand-zero pages installed
-	spurious    uintptr // faults on pages that were already fine (stale TLB) or W^X flips
-	madvDropped uintptr // pages dropped by MADV_DONTNEED/MADV_FREE
-	unmapped    uintptr // pages dropped by munmap / MAP_FIXED replacement
+	faults       uintptr // demand-zero pages installed
+	faultedAhead uintptr // ... and beside them, by fault-around (faultaround.go)
+	spurious     uintptr // faults on pages that were already fine (stale TLB) or W^X flips
+	madvDropped  uintptr // pages dropped by MADV_DONTNEED/MADV_FREE
+	unmapped     uintptr // pages dropped by munmap / MAP_FIXED replacement
 
 	checked checkedPages // pages userRange found usable lately (fault.go)
 }
@@ -96,7 +97,7 @@ func (as *AddressSpace) Reset(pt PageTable) {
 	as.PT = pt
 	as.n = 0
 	as.checked = checkedPages{}
-	as.faults, as.spurious, as.madvDropped, as.unmapped = 0, 0, 0, 0
+	as.faults, as.spurious, as.madvDropped, as.unmapped, as.faultedAhead = 0, 0, 0, 0, 0
 	unlockMM()
 }
 

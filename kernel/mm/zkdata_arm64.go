@@ -8,6 +8,7 @@ import "unsafe"
 // that no system call may read or write for the program (kernel/mm ProtectKernelData).
 func KernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&CPU)), unsafe.Sizeof(CPU))
+	add(uintptr(unsafe.Pointer(&FaultAroundPages)), unsafe.Sizeof(FaultAroundPages))
 	add(uintptr(unsafe.Pointer(&FlushAll)), unsafe.Sizeof(FlushAll))
 	add(uintptr(unsafe.Pointer(&FlushTLB)), unsafe.Sizeof(FlushTLB))
 	add(uintptr(unsafe.Pointer(&Kernel)), unsafe.Sizeof(Kernel))

@@ -1,0 +1,81 @@
+package mm
+
+// Fault-around: a first touch of an anonymous page maps its neighbours too.
+//
+// A program that grows its heap touches fresh memory in order, a page after the other, and
+// each first touch is a page fault: a trap, the mm lock, a VMA search, a page-table walk and a
+// return to user mode, around one zeroed frame. Linux answers such runs with transparent huge
+// pages (mm/huge_memory.c: one fault maps 2 MiB) and, for file mappings, with fault-around
+// (mm/memory.c do_fault_around: fault_around_bytes, 64 KiB by default, of the file's cached
+// pages around the fault). gmpos does the latter for anonymous memory: a fault that installs a
+// fresh page also installs zeroed pages in the rest of the aligned FaultAroundPages window
+// around it, where the VMA covers the window and no page is present yet. A 2 MiB page would cut
+// more traps, but under TCG a guest's large pages make QEMU's soft TLB flush everything on
+// every single-page invalidation inside them (cputlb.c tlb_flush_page_locked: "large page"
+// tracking), and the Go runtime returns memory to the kernel in 4 KiB-granular madvise calls.
+//
+// What a page mapped ahead costs is a frame the program may never touch: at most
+// FaultAroundPages-1 per fault, and only while memory is plentiful (faultAroundReserve): below
+// that the kernel maps exactly what is touched, so a program that fits without fault-around
+// fits with it, the pages mapped ahead being the first its own MADV_DONTNEED (the Go
+// scavenger's) gives back. Only private anonymous VMAs without PROT_EXEC take part: a shared
+// one's pages are the shmem object's (VMAShared), pinned and device ranges are never demand
+// paged, and an executable one's rights depend on the access (the W^X flip in fault).
+//
+// Called from fault, so under the mm lock and in trap context (no allocation), possibly from
+// FaultFast without the BKL: every frame comes from allocFrame, which under frames.noSync
+// refuses what would need a TLB synchronisation, and the window stops at the first refusal.
+// No TLB flush: the entries were not present (SDM Vol. 3A §4.10.4.3), and on arm64 a walk
+// that raced the store faults again, as spurious.
+
+// FaultAroundPages is the window's size in pages, a power of two from 1 (no fault-around) to
+// 512 (a whole leaf table, 2 MiB). Set once at boot, before the first fault (the kernel's
+// faultaround=N option); the hosted tests set it per test.
+var FaultAroundPages uintptr = 1
+
+// faultAroundReserve: pages are mapped ahead only while more than total/faultAroundReserve
+// frames are free.
+const faultAroundReserve = 8
+
+// SetFaultAround sets FaultAroundPages, and reports false (changing nothing) unless n is a
+// power of two in [1, 512].
+func SetFaultAround(n uintptr) bool {
+	if n == 0 || n > PageSize/8 || n&(n-1) != 0 {
+		return false
+	}
+	FaultAroundPages = n
+	return true
+}
+
+// faultAround maps the neighbours of page, which fault has just mapped in VMA i, as described
+// above. mm lock held.
+func (as *AddressSpace) faultAround(i int, page uintptr) {
+	n := FaultAroundPages
+	v := &as.vmas[i]
+	if n <= 1 || v.Flags&(VMAPinned|VMADevice|VMAShared) != 0 || v.Prot&PROT_EXEC != 0 {
+		return
+	}
+	lo := max(alignDown(page, n*PageSize), v.Start)
+	hi := min(alignDown(page, n*PageSize)+n*PageSize, v.End)
+	// The window lies in one leaf table (n ≤ 512, aligned), which the fault's own page needed:
+	// its entries are consecutive words from lo's.
+	e, err := as.PT.slot(lo, level4K, false)
+	if err != OK {
+		return
+	}
+	a := leafAttr(v.Prot, false) | AttrOwned
+	for va := lo; va < hi; va, e = va+PageSize, e+8 {
+		if va == page || PTE(load64(e)).Present() {
+			continue
+		}
+		if frames.free <= frames.total/faultAroundReserve {
+			return
+		}
+		pa, ok := allocZeroFrame()
+		if !ok {
+			return
+		}
+		publish64(e, uint64(pteLeaf(pa, a))) // after the zeroes (publish64)
+		as.faultedAhead++
+	}
+}
