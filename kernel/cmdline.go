@@ -3,6 +3,8 @@
 
 package kernel
 
+import "gmpos/kernel/mm"
+
 // The kernel command line (docs/contract.md): space-separated tokens, bytes outside
 // [A-Za-z0-9._/=:,+-] written %XX; "KEY=VALUE" kernel options, then "--", then argv[1:].
 //
@@ -15,6 +17,10 @@ const (
 	maxArgs = 64
 	maxEnv  = 64
 )
+
+// defaultFaultAround is the fault-around window in pages: 64 KiB, Linux's fault_around_bytes.
+// What it saves a program that grows its heap: README, Benchmarks.
+const defaultFaultAround = 16
 
 type strRef struct{ off, n int }
 
@@ -141,6 +147,7 @@ func hasPrefix(b []byte, p string) bool {
 // parseCmdline fills cmd from line. Multiboot loaders (QEMU, GRUB) put the kernel image's path
 // first, so the first token is skipped.
 func parseCmdline(line []byte) {
+	mm.SetFaultAround(defaultFaultAround) // unless faultaround= says otherwise
 	inArgs := false
 	i := 0
 	for i < len(line) && line[i] == ' ' {
@@ -219,6 +226,12 @@ func parseCmdline(line []byte) {
 			cmd.noNetPoll = r.n > 8 && b[8] == '0'
 		case hasPrefix(b, "lazytlb="):
 			cmd.noLazyTLB = r.n > 8 && b[8] == '0'
+		case hasPrefix(b, "faultaround="):
+			// faultaround=N: a first touch of anonymous memory maps the aligned window
+			// of N pages around it (kernel/mm/faultaround.go; 1: the touched page only)
+			if !mm.SetFaultAround(uintptr(parseDecimal(b[12:]))) {
+				cmd.bad = true // not a power of two in [1, 512]: the default stays
+			}
 		case hasPrefix(b, "ip="):
 			cmd.ip = strRef{r.off + 3, r.n - 3}
 		case hasPrefix(b, "fault="):

@@ -4,6 +4,7 @@
 package tests
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"testing"
@@ -35,11 +36,14 @@ import (
 // shootdowns skip only cores on other tables (kernel/smp.go): with every such shootdown
 // skipping every core, 1.9–2.7 million of 5–7 million reads found the dropped page.
 //
+// It boots with fault-around off (faultaround=1): every first touch is then a fault, the most
+// races on the fault path; TestGuestFaultAround races fault-around itself.
+//
 // Mutations seen failing: faultUnlocked without mm's lock (exit 137: the allocator's state torn
 // by two cores, memory "runs out"); the old allocator (the remap race); the kernel before the
 // network left the paths' way (27 Nov 2026: 184 faults without the BKL, 0 handed to it).
 func TestGuestFaultUnlocked(t *testing.T) {
-	g := bootRace(t, "faultrace")
+	g := bootRace(t, "faultrace", "faultaround=1") // every first touch a fault: the most races there
 	g.wantCode(t, 0)
 	wantChecks(t, g, 10)
 	// faultrace scales its races' rounds by 2 over the vCPUs (its rounds): 3,000 on two.
@@ -109,5 +113,34 @@ func TestGuestLazyTLBOff(t *testing.T) {
 	}
 	if shootdowns < 499 {
 		t.Errorf("%d shootdowns: want at least lazyRace's 499 page replacements", shootdowns)
+	}
+}
+
+// TestGuestFaultAround runs testdata/faultaround on two vCPUs with the kernel's fault-around
+// window (16 pages, kernel/mm/faultaround.go) and without it (faultaround=1), where it must
+// answer as Linux does natively (no fault-around for anonymous memory): mincore sees the whole
+// aligned window after one read, and no more than the faulting page's VMA of it; the pages
+// mapped ahead are zero; and four threads writing marks into every fourth page of fresh
+// regions at once lose none (a first touch maps pages another thread may be writing).
+func TestGuestFaultAround(t *testing.T) {
+	const zeros = "0000000000000000"
+	around := fmt.Sprintf("read page 20: %s 1111111111111111 %s\nnonzero bytes: 0\n"+
+		"write page 2, pages 8-15 read-only: 1111111100000000 %s\nmarks lost: 0\n", zeros, zeros, zeros)
+	exact := fmt.Sprintf("read page 20: %s 0000100000000000 %s\nnonzero bytes: 0\n"+
+		"write page 2, pages 8-15 read-only: 0010000000000000 %s\nmarks lost: 0\n", zeros, zeros, zeros)
+	for _, c := range []struct {
+		name, kopt, want string
+	}{
+		{"default", "faultaround=16", around},
+		{"off", "faultaround=1", exact},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if native() && c.kopt != "faultaround=1" {
+				c.want = exact // Linux maps anonymous memory a page at a time
+			}
+			g := boot(t, pkg("faultaround"), opts{smp: 2, kopts: []string{c.kopt}})
+			g.wantCode(t, 0)
+			g.wantStdout(t, c.want)
+		})
 	}
 }

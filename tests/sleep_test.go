@@ -13,13 +13,13 @@ import (
 
 // bootRace boots one of the race programs (testdata/futexrace, sleeprace, faultrace) on two
 // cores, or GMPOS_TEST_SMP's if more, with klog=1 for the counters their tests read.
-func bootRace(t *testing.T, name string) guest {
+func bootRace(t *testing.T, name string, kopts ...string) guest {
 	t.Helper()
 	smp := 2
 	if n, _ := strconv.Atoi(os.Getenv("GMPOS_TEST_SMP")); n > smp {
 		smp = n
 	}
-	return boot(t, pkg(name), opts{smp: smp, kopts: []string{"klog=1"}})
+	return boot(t, pkg(name), opts{smp: smp, kopts: append([]string{"klog=1"}, kopts...)})
 }
 
 // klogCounter finds "name=N" in the kernel's exit statistics.
