@@ -1,26 +1,34 @@
 package mm
 
-// Fault-around: a first touch of an anonymous page maps its neighbours too.
+// Fault-around: a first touch that continues a run maps the rest of its window too.
 //
 // A program that grows its heap touches fresh memory in order, a page after the other, and
 // each first touch is a page fault: a trap, the mm lock, a VMA search, a page-table walk and a
 // return to user mode, around one zeroed frame. Linux answers such runs with transparent huge
 // pages (mm/huge_memory.c: one fault maps 2 MiB) and, for file mappings, with fault-around
 // (mm/memory.c do_fault_around: fault_around_bytes, 64 KiB by default, of the file's cached
-// pages around the fault). gmpos does the latter for anonymous memory: a fault that installs a
-// fresh page also installs zeroed pages in the rest of the aligned FaultAroundPages window
-// around it, where the VMA covers the window and no page is present yet. A 2 MiB page would cut
-// more traps, but under TCG a guest's large pages make QEMU's soft TLB flush everything on
-// every single-page invalidation inside them (cputlb.c tlb_flush_page_locked: "large page"
-// tracking), and the Go runtime returns memory to the kernel in 4 KiB-granular madvise calls.
+// pages around the fault) and readahead. gmpos does fault-around for anonymous memory, only
+// where the access streams, as readahead does (mm/readahead.c: a read that continues the last
+// one grows the window): a fault at the page the last fault left off at (faultNext: the page
+// after a single page, the end of a window) also installs zeroed pages in the rest of the
+// aligned FaultAroundPages window around it, where the VMA covers the window and no page is
+// present yet. A lone first touch maps its page alone.
 //
-// What a page mapped ahead costs is a frame the program may never touch: at most
-// FaultAroundPages-1 per fault, and only while memory is plentiful (faultAroundReserve): below
-// that the kernel maps exactly what is touched, so a program that fits without fault-around
-// fits with it, the pages mapped ahead being the first its own MADV_DONTNEED (the Go
-// scavenger's) gives back. Only private anonymous VMAs without PROT_EXEC take part: a shared
-// one's pages are the shmem object's (VMAShared), pinned and device ranges are never demand
-// paged, and an executable one's rights depend on the access (the W^X flip in fault).
+// Why only runs: a page mapped ahead costs a zeroed frame whether or not it is used, and under
+// QEMU the first touch of a guest frame is the host's page fault too (~13 µs on these 2-core
+// VMs against ~2 µs for a recycled frame: README, Benchmarks). Mapping every window in full
+// made a GC-heavy program (the runtime touching and returning scattered spans) install more
+// pages and run slower on one vCPU; a heap that grows in order uses every page it gets. A 2 MiB
+// page would cut more traps, but under TCG a guest's large pages make QEMU flush its whole soft
+// TLB on any single-page invalidation inside them (accel/tcg/cputlb.c tlb_flush_page_locked,
+// "large page" tracking).
+//
+// The pages are mapped only while memory is plentiful (faultAroundReserve): below that the
+// kernel maps exactly what is touched, so a program that fits without fault-around fits with
+// it, the pages mapped ahead being among the first its own MADV_DONTNEED gives back. Only
+// private anonymous VMAs without PROT_EXEC take part: a shared one's pages are the shmem
+// object's (VMAShared), pinned and device ranges are never demand paged, and an executable
+// one's rights depend on the access (the W^X flip in fault).
 //
 // Called from fault, so under the mm lock and in trap context (no allocation), possibly from
 // FaultFast without the BKL: every frame comes from allocFrame, which under frames.noSync
@@ -47,16 +55,20 @@ func SetFaultAround(n uintptr) bool {
 	return true
 }
 
-// faultAround maps the neighbours of page, which fault has just mapped in VMA i, as described
-// above. mm lock held.
+// faultAround maps the neighbours of page, which fault has just mapped in VMA i, if page
+// continues a run (faultNext), as described above, and notes where the run would fault next.
+// mm lock held.
 func (as *AddressSpace) faultAround(i int, page uintptr) {
 	n := FaultAroundPages
 	v := &as.vmas[i]
-	if n <= 1 || v.Flags&(VMAPinned|VMADevice|VMAShared) != 0 || v.Prot&PROT_EXEC != 0 {
+	streaming := page == as.faultNext
+	as.faultNext = page + PageSize
+	if n <= 1 || !streaming || v.Flags&(VMAPinned|VMADevice|VMAShared) != 0 || v.Prot&PROT_EXEC != 0 {
 		return
 	}
 	lo := max(alignDown(page, n*PageSize), v.Start)
 	hi := min(alignDown(page, n*PageSize)+n*PageSize, v.End)
+	as.faultNext = hi // the window is the run's now: its end is where it goes on
 	// The window lies in one leaf table (n ≤ 512, aligned), which the fault's own page needed:
 	// its entries are consecutive words from lo's.
 	e, err := as.PT.slot(lo, level4K, false)

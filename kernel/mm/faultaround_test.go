@@ -13,6 +13,10 @@ func withFaultAround(t *testing.T, n uintptr) {
 	t.Cleanup(func() { FaultAroundPages = old })
 }
 
+// continuing makes a first touch of va continue a run of first touches (as if the page below
+// had just been faulted in), so that fault-around applies to it.
+func continuing(va uintptr) { Space.faultNext = alignDown(va, PageSize) }
+
 // present is the residency of npages pages from va, as a string of 0s and 1s.
 func present(as *AddressSpace, va uintptr, npages int) string {
 	b := make([]byte, npages)
@@ -36,9 +40,10 @@ func TestSetFaultAround(t *testing.T) {
 	}
 }
 
-// TestFaultAroundWindow: a first touch maps the aligned window around it, zeroed and with the
-// VMA's rights, counts one fault and the rest as faulted ahead, and leaves pages already present
-// (and their contents) and the other windows alone.
+// TestFaultAroundWindow: a lone first touch maps its page; one that continues a run maps the
+// aligned window around it, zeroed and with the VMA's rights, counts one fault and the rest as
+// faulted ahead, and leaves pages already present (and their contents) and the other windows
+// alone; the run continues at the window's end.
 func TestFaultAroundWindow(t *testing.T) {
 	boot(t, testRAM)
 	withFaultAround(t, 16)
@@ -52,17 +57,36 @@ func TestFaultAroundWindow(t *testing.T) {
 	FaultAroundPages = 16
 	pa17, _, _ := Space.PT.Lookup(base + 17*PageSize)
 	s0 := Space.ReadStats()
+	// A lone first touch maps its page alone; the next page continues the run.
+	if _, ok, code := access(&Space, base+19*PageSize, false, 0); !ok {
+		t.Fatalf("touch page 19: code %d", code)
+	}
+	want := "0000000000000000" + "0101000000000000" + "0000000000000000" + "0000000000000000"
+	if got := present(&Space, base, 64); got != want {
+		t.Fatalf("present after touching page 19:\n got %s\nwant %s", got, want)
+	}
 	if _, ok, code := access(&Space, base+20*PageSize+8, false, 0); !ok {
 		t.Fatalf("touch page 20: code %d", code)
 	}
-	want := "0000000000000000" + "1111111111111111" + "0000000000000000" + "0000000000000000"
+	want = "0000000000000000" + "1111111111111111" + "0000000000000000" + "0000000000000000"
 	if got := present(&Space, base, 64); got != want {
 		t.Fatalf("present after touching page 20:\n got %s\nwant %s", got, want)
 	}
 	s := Space.ReadStats()
-	if s.Faults-s0.Faults != 1 || s.FaultAhead-s0.FaultAhead != 14 || s.FramesUsed-s0.FramesUsed != 15 {
-		t.Errorf("faults +%d, ahead +%d, frames +%d; want 1, 14 (15 minus page 17), 15",
+	if s.Faults-s0.Faults != 2 || s.FaultAhead-s0.FaultAhead != 13 || s.FramesUsed-s0.FramesUsed != 15 {
+		t.Errorf("faults +%d, ahead +%d, frames +%d; want 2, 13 (16 minus pages 17, 19, 20), 15",
 			s.Faults-s0.Faults, s.FaultAhead-s0.FaultAhead, s.FramesUsed-s0.FramesUsed)
+	}
+	// The run goes on at the window's end, wherever it is touched next from there.
+	if _, ok, code := access(&Space, base+32*PageSize, true, 1); !ok {
+		t.Fatalf("touch page 32: code %d", code)
+	}
+	if _, ok, code := access(&Space, base+50*PageSize, true, 1); !ok {
+		t.Fatalf("touch page 50: code %d", code)
+	}
+	want = "0000000000000000" + "1111111111111111" + "1111111111111111" + "0010000000000000"
+	if got := present(&Space, base, 64); got != want {
+		t.Fatalf("present after touching pages 32 and 50:\n got %s\nwant %s (32 continues the run, 50 does not)", got, want)
 	}
 	if pa, _, _ := Space.PT.Lookup(base + 17*PageSize); pa != pa17 || FrameBytes(pa)[0] != 0x5a {
 		t.Error("fault-around replaced a page already present")
@@ -82,10 +106,10 @@ func TestFaultAroundWindow(t *testing.T) {
 		}
 	}
 	// The pages mapped ahead are ordinary pages: MADV_DONTNEED drops them.
-	if err := Space.Madvise(base+16*PageSize, 16*PageSize, MADV_DONTNEED); err != OK {
+	if err := Space.Madvise(base+16*PageSize, 32*PageSize, MADV_DONTNEED); err != OK {
 		t.Fatal(err)
 	}
-	if got := present(&Space, base+16*PageSize, 16); got != "0000000000000000" {
+	if got := present(&Space, base+16*PageSize, 32); got != "00000000000000000000000000000000" {
 		t.Errorf("after MADV_DONTNEED: %s", got)
 	}
 }
@@ -100,12 +124,14 @@ func TestFaultAroundStopsAtTheVMA(t *testing.T) {
 	mustMmap(t, base+3*PageSize, 5*PageSize, PROT_READ|PROT_WRITE, anon|MAP_FIXED)
 	mustMmap(t, base+8*PageSize, 2*PageSize, PROT_NONE, anon|MAP_FIXED)
 	mustMmap(t, base+10*PageSize, 6*PageSize, PROT_READ|PROT_WRITE, anon|MAP_FIXED|MAP_GROWSDOWN)
+	continuing(base + 5*PageSize)
 	if _, ok, code := access(&Space, base+5*PageSize, true, 1); !ok {
 		t.Fatalf("touch: code %d", code)
 	}
 	if got, want := present(&Space, base, 16), "0001111100000000"; got != want {
 		t.Errorf("present: %s, want %s (the RW VMA [3, 8) only)", got, want)
 	}
+	continuing(base + 15*PageSize)
 	if _, ok, code := access(&Space, base+15*PageSize, false, 0); !ok {
 		t.Fatalf("touch growsdown: code %d", code)
 	}
@@ -123,6 +149,7 @@ func TestFaultAroundStopsAtTheVMA(t *testing.T) {
 		{"writable and executable", PROT_READ | PROT_WRITE | PROT_EXEC, anon},
 	} {
 		va := mustMmap(t, base+0x100000, 16*PageSize, c.prot, c.flags|MAP_FIXED)
+		continuing(va + 4*PageSize)
 		if ok, code := HandleFault(va+4*PageSize, false, false, true); !ok {
 			t.Fatalf("%s: code %d", c.name, code)
 		}
@@ -132,6 +159,7 @@ func TestFaultAroundStopsAtTheVMA(t *testing.T) {
 	}
 	// The image is pinned: its pages are mapped at boot, never demand paged here, and a
 	// fault on one (a spurious one) maps nothing beside it.
+	continuing(0x104000)
 	if ok, _ := HandleFault(0x104000, false, false, true); !ok {
 		t.Fatal("read fault on the image's rodata refused")
 	}
@@ -157,12 +185,14 @@ func TestFaultAroundReserve(t *testing.T) {
 	}
 	s0 := Space.ReadStats()
 	// The fault takes one frame (reserve+2 left), then two more ahead, to the reserve.
+	continuing(base)
 	if _, ok, code := access(&Space, base, true, 1); !ok {
 		t.Fatalf("touch: code %d", code)
 	}
 	if got := Space.ReadStats().FaultAhead - s0.FaultAhead; got != 2 || frames.free != reserve {
 		t.Errorf("faulted ahead %d with %d frames free; want 2, down to the reserve %d", got, frames.free, reserve)
 	}
+	continuing(base + 16*PageSize)
 	if _, ok, code := access(&Space, base+16*PageSize, true, 1); !ok {
 		t.Fatalf("touch below the reserve: code %d", code)
 	}
@@ -185,6 +215,7 @@ func TestFaultAroundFast(t *testing.T) {
 	const base = 0x3000_0000_0000
 	mustMmap(t, base, 16*PageSize, PROT_READ|PROT_WRITE, anon|MAP_FIXED)
 	lockMM()
+	continuing(base + 3*PageSize)
 	ok := Space.FaultFast(base+3*PageSize, true, false)
 	unlockMM()
 	if got := present(&Space, base, 16); !ok || got != "1111111100000000" {
@@ -203,6 +234,7 @@ func TestFaultAroundFast(t *testing.T) {
 	}
 	freeFrame(pa)
 	list, pending := frames.nlist, frames.npending
+	continuing(base + 8*PageSize)
 	ok = Space.FaultFast(base+8*PageSize, true, false)
 	unlockMM()
 	if list != 5 || pending != 1 {

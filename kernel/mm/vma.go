@@ -80,6 +80,7 @@ type AddressSpace struct {
 
 	faults       uintptr // demand-zero pages installed
 	faultedAhead uintptr // ... and beside them, by fault-around (faultaround.go)
+	faultNext    uintptr // the page a run of first touches faults next (faultaround.go)
 	spurious     uintptr // faults on pages that were already fine (stale TLB) or W^X flips
 	madvDropped  uintptr // pages dropped by MADV_DONTNEED/MADV_FREE
 	unmapped     uintptr // pages dropped by munmap / MAP_FIXED replacement
@@ -97,7 +98,7 @@ func (as *AddressSpace) Reset(pt PageTable) {
 	as.PT = pt
 	as.n = 0
 	as.checked = checkedPages{}
-	as.faults, as.spurious, as.madvDropped, as.unmapped, as.faultedAhead = 0, 0, 0, 0, 0
+	as.faults, as.spurious, as.madvDropped, as.unmapped, as.faultedAhead, as.faultNext = 0, 0, 0, 0, 0, 0
 	unlockMM()
 }
 

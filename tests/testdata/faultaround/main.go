@@ -1,5 +1,6 @@
-// Fault-around (kernel/mm/faultaround.go): which pages a first touch maps, as mincore(2) sees
-// them, and whether pages mapped ahead keep what other threads write into them meanwhile.
+// Fault-around (kernel/mm/faultaround.go): which pages a run of first touches maps, as
+// mincore(2) sees them, and whether pages present in a window keep what threads wrote there
+// while a fault maps the rest of it.
 // SPDX-License-Identifier: BSD-3-Clause
 package main
 
@@ -49,11 +50,15 @@ func resident(b []byte) string {
 	return s
 }
 
-// window: a read of page 20 of a fresh region.
+// window: a read of page 20 of a fresh region, alone; then reads of pages 36 and 37, back to
+// back (nothing in between may fault: the kernel follows one run per address space), the
+// second continuing the run.
 func window() {
 	b, m := region(48)
 	sink = b[20*page+100]
-	fmt.Println("read page 20:", resident(b))
+	sink = b[36*page]
+	sink = b[37*page]
+	fmt.Println("read pages 20, 36, 37:", resident(b))
 	nonzero := 0
 	for _, v := range b {
 		if v != 0 {
@@ -64,22 +69,24 @@ func window() {
 	syscall.Munmap(m)
 }
 
-// clipped: a window whose second half another VMA (read-only) covers; a write to page 2.
+// clipped: a window whose second half another VMA (read-only) covers; writes to pages 1 and 2.
 func clipped() {
 	b, m := region(32)
 	if err := syscall.Mprotect(b[8*page:16*page], syscall.PROT_READ); err != nil {
 		fail("mprotect: %v", err)
 	}
+	b[page] = 1
 	b[2*page] = 1
-	fmt.Println("write page 2, pages 8-15 read-only:", resident(b))
+	fmt.Println("write pages 1 and 2, pages 8-15 read-only:", resident(b))
 	syscall.Munmap(m)
 }
 
 // race: pages with data beside pages without. Main writes a mark into every page of a fresh
-// region, drops the odd pages (MADV_DONTNEED), and four threads then write marks into every
-// fourth page at once: each first touch of an odd page maps the rest of its window, where the
-// even pages hold marks that must stay, and other threads may be writing. Every mark is
-// checked afterwards, and the dropped pages' first bytes must read zero again.
+// region and drops all but the first two pages of each 16-page window (MADV_DONTNEED); four
+// threads then write marks into a window each, page after page, at once: the first touches
+// of the dropped pages are a run, whose faults map the rest of the window, where the first
+// pages hold marks that must stay (and the threads' runs interleave on two vCPUs). Every mark
+// is checked afterwards, and the dropped pages' first bytes must read zero again.
 func race() {
 	const threads, rounds, pages = 4, 200, 64
 	lost := 0
@@ -88,8 +95,8 @@ func race() {
 		for p := 0; p < pages; p++ {
 			b[p*page] = 0x99
 		}
-		for p := 1; p < pages; p += 2 {
-			if err := syscall.Madvise(b[p*page:(p+1)*page], 4 /* MADV_DONTNEED */); err != nil {
+		for w := 0; w < pages; w += 16 {
+			if err := syscall.Madvise(b[(w+2)*page:(w+16)*page], 4 /* MADV_DONTNEED */); err != nil {
 				fail("madvise: %v", err)
 			}
 		}
@@ -99,18 +106,18 @@ func race() {
 			go func(t int) {
 				defer wg.Done()
 				runtime.LockOSThread()
-				for p := t; p < pages; p += threads {
-					b[p*page+8+8*t] = byte(0x40 + t)
+				for p := 16 * t; p < 16*t+16; p++ {
+					b[p*page+8] = byte(0x40 + t)
 				}
 			}(t)
 		}
 		wg.Wait()
 		for p := 0; p < pages; p++ {
 			first := byte(0x99)
-			if p%2 == 1 {
+			if p%16 >= 2 {
 				first = 0
 			}
-			if b[p*page] != first || b[p*page+8+8*(p%threads)] != byte(0x40+p%threads) {
+			if b[p*page] != first || b[p*page+8] != byte(0x40+p/16) {
 				lost++
 			}
 		}
