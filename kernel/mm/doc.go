@@ -86,6 +86,8 @@
 //     never places anything there.
 //   - vma.go, mmap.go, mprotect.go, madvise.go, fault.go: the user address
 //     space, with Linux's argument checks in Linux's order.
+//   - faultaround.go: a first touch that continues a run of first touches
+//     maps the rest of its aligned window (FaultAroundPages) too.
 //   - special.go: MapSpecial, kernel-owned frames shown to the program
 //     read-only (the vDSO's code and clock page), mapped at once, pinned.
 //   - hooks.go: FlushTLB/FlushAll, which the kernel points at INVLPG and a
@@ -261,6 +263,10 @@
 //   - mprotect over a range with a hole (ENOMEM) or a pinned VMA (EPERM)
 //     fails before changing anything; Linux returns the same errno but has
 //     already changed the VMAs before the hole or the sealed VMA.
+//   - Fault-around for anonymous memory (faultaround.go, when the kernel
+//     sets FaultAroundPages above 1): a run of first touches maps whole
+//     windows, which mincore shows; Linux faults anonymous memory in a page
+//     at a time (or 2 MiB with THP) and fault-around only file pages.
 //   - Page-table pages are never freed (they are reused when the range is
 //     mapped again); Stats.Tables counts them.
 //   - W^X: a PROT_WRITE|PROT_EXEC page is never writable and executable at
