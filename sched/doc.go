@@ -163,6 +163,8 @@
 //	gmp.PickNext           findRunnable's first half (schedtick%61, runqget, GRQ)
 //	gmp.Steal              stealWork (4 passes, randomOrder)
 //	gmp.HasWork            findRunnable's re-check after dropping spinning
+//	gmp.Tick, wokenWaits   sysmon retake's 10 ms check; + (new) wake-up preemption: a woken G in
+//	                       runnext preempts a G that has run WakeGrain (Linux check_preempt_wakeup)
 //	randomOrder            randomOrder / randomEnum
 //	pidleput / pidleget    pidleput / pidleget (bit mask, no M)
 //	pidleClear             (new) clear one P's idle bit (owner or claimer)

@@ -38,6 +38,11 @@ type P struct {
 	// pass only, and only after runnextSince is old enough).
 	runnext      atomic.Uint32
 	runnextSince atomic.Int64 // Now() when runnext was last set
+	// runnextWoken is the G gmp last put in runnext because it was woken
+	// (Ready, not a new G): while runnext still holds it, it may preempt
+	// the running G (policy_gmp.go Tick, the wake-up preemption). Written
+	// by the owner P; a stale value names a G no longer in runnext.
+	runnextWoken atomic.Uint32
 
 	// curg is the G running on this P, 0 if none. Written by the owner P.
 	curg atomic.Uint32

@@ -17,6 +17,20 @@ package sched
 // and throughput), but fairness is only statistical: a G waits for its P or
 // for a thief, the order across Ps is not FIFO, and runnext favours
 // communicating Gs over CPU-bound ones until the 10 ms slice runs out.
+//
+// One addition the runtime does not need: wake-up preemption. In the
+// runtime a readied goroutine waits in runnext until the running one blocks
+// or has used its slice, and sysmon, which notices Ps stuck in system calls
+// and goroutines running too long, is a thread of its own that the
+// operating system wakes promptly. Here the runtime's threads are the Gs,
+// sysmon among them: behind a thread that spins (a goroutine in a long
+// system call, a busy loop) sysmon's 20 µs sleep lasted up to the spinner's
+// 10 ms slice, and every hand-off it makes waited as long (the bench's
+// syscall_preempt: twice Linux's time on one vCPU). So a woken G waiting in
+// runnext preempts the running G once that has run WakeGrain (1 ms) of its
+// own, as Linux's check_preempt_wakeup does with its wakeup granularity;
+// Gs that ready each other and block run far less than that, so a
+// producer/consumer pair keeps its P and its shared slice as before.
 type gmp struct{}
 
 var gmpPolicy gmp
@@ -33,6 +47,9 @@ func (*gmp) Enqueue(s *Sched, pid int, gp GID, why Why) int {
 	switch why {
 	case WhyNew, WhyReady:
 		s.runqput(pp, gp, true)
+		if why == WhyReady {
+			pp.runnextWoken.Store(uint32(gp)) // it may preempt (Tick)
+		}
 		return WakeAny
 	case WhyPoll:
 		s.runqput(pp, gp, false)
@@ -125,14 +142,42 @@ func (*gmp) Steal(s *Sched, pid int) GID {
 
 // Tick: preempt once the slice (inherited through runnext) is used up.
 // Mirrors sysmon retake: "preempt G if it's running on the same schedtick
-// for too long".
+// for too long". Or once a woken G waits in runnext and the running G has
+// run WakeGrain itself (the wake-up preemption above), counted apart.
 func (*gmp) Tick(s *Sched, pid int, gp GID, now, sliceStart, ran int64) bool {
-	return now-sliceStart >= s.slice
+	if now-sliceStart >= s.slice {
+		return true
+	}
+	if ran >= s.wakeGrain && wokenWaits(s, pid) {
+		s.allp[pid].stats.add(StatWakePreempt, 1)
+		return true
+	}
+	return false
 }
 
-// TickAt: when the slice runs out.
+// wokenWaits reports whether P pid's runnext holds a G that was woken (not
+// a new one: a spawner is not preempted by its children, as Linux places a
+// new task after the running one) with no other P to take it — none idle,
+// none spinning (Ready's wakep has started one if there was, and it will
+// steal the G; Linux too sends a wakee to an idle CPU rather than preempt,
+// select_idle_sibling) — and the wake-up preemption is on.
+func wokenWaits(s *Sched, pid int) bool {
+	pp := &s.allp[pid]
+	rn := pp.runnext.Load()
+	return s.wakeGrain > 0 && rn != 0 && rn == pp.runnextWoken.Load() &&
+		s.npidle() == 0 && s.nmspinning.Load() == 0
+}
+
+// TickAt: when the slice runs out, or, while a woken G waits in runnext,
+// when the running G will have run WakeGrain (the platform asks again after
+// a Ready on this P; a moment already past: as soon as the platform lets the
+// running G be preempted, kernel/timer.go minRunNS).
 func (*gmp) TickAt(s *Sched, pid int, gp GID, sliceStart, runStart int64) int64 {
-	return sliceStart + s.slice
+	at := sliceStart + s.slice
+	if wokenWaits(s, pid) {
+		at = min(at, runStart+s.wakeGrain)
+	}
+	return at
 }
 
 // HasWork: the GRQ, any P's ring, or a runnext old enough to be stolen is

@@ -632,3 +632,102 @@ func TestPreemptAtIsTicksFirstYes(t *testing.T) {
 		})
 	}
 }
+
+// gmp's wake-up preemption: a G readied into runnext preempts the running G once that has run
+// WakeGrain of its own (not of the slice it inherited), PreemptAt says when, the preemption is
+// counted apart, and the woken G runs next. A G that runs less keeps the core, and
+// WakeGrain < 0 turns the rule off (the readied G waits for the slice, as in the runtime).
+func TestWakePreempt(t *testing.T) {
+	for _, grain := range []int64{0, -1} {
+		s, f := new(Sched), new(fakePlatform)
+		if err := s.Init(Config{NP: 1, Platform: f, Seed: 1, WakeGrain: grain}); err != nil {
+			t.Fatal(err)
+		}
+		a := s.NewProc(0)
+		b := s.NewProc(0) // b in runnext, a on the ring
+		s.Schedule(0)     // b
+		s.Park(0)         // b waits
+		f.now.Store(1 * ms)
+		if got, _ := s.Schedule(0); got != a { // a: a fresh slice and run from 1 ms
+			t.Fatalf("picked %d, want a", got)
+		}
+		if at := s.PreemptAt(0); at != 11*ms {
+			t.Fatalf("grain %d: a alone, PreemptAt %d, want the slice's end %d", grain, at, 11*ms)
+		}
+		c := s.NewProc(0) // a new G in runnext does not preempt a: only a woken one
+		if at := s.PreemptAt(0); at != 11*ms || s.Tick(0, 5*ms) {
+			t.Fatalf("grain %d: a new G waiting, PreemptAt %d, want the slice's end %d, and no preemption at 5 ms", grain, at, 11*ms)
+		}
+		f.now.Store(1*ms + ms/2)
+		s.Ready(b, 0) // b in runnext: a has run 0.5 ms
+		want := int64(2 * ms)
+		if grain < 0 {
+			want = 11 * ms
+		}
+		if at := s.PreemptAt(0); at != want {
+			t.Fatalf("grain %d: b waiting, PreemptAt %d, want %d", grain, at, want)
+		}
+		if s.Tick(0, want-1) {
+			t.Fatalf("grain %d: preempted at %d, before %d", grain, want-1, want)
+		}
+		if !s.Tick(0, want) {
+			t.Fatalf("grain %d: not preempted at %d", grain, want)
+		}
+		wakes := s.Total(StatWakePreempt)
+		if (grain < 0) != (wakes == 0) {
+			t.Fatalf("grain %d: %d wake-up preemptions counted", grain, wakes)
+		}
+		f.now.Store(want)
+		s.Preempt(0)
+		if got, inh := s.Schedule(0); got != b || !inh {
+			t.Fatalf("grain %d: after the preemption picked %d (inherit %v), want b from runnext", grain, got, inh)
+		}
+		_ = c
+		checkInvariants(t, s)
+	}
+
+	// A ping-pong pair: each readies the other and parks within WakeGrain, on one slice.
+	s, f := newTestSched(t, 1, "gmp")
+	a := s.NewProc(0)
+	b := s.NewProc(0)
+	s.Schedule(0) // b
+	s.Park(0)
+	s.Schedule(0) // a
+	for i := 0; i < 20; i++ {
+		f.now.Add(ms / 4)
+		cur := a
+		other := b
+		if i%2 == 1 {
+			cur, other = b, a
+		}
+		s.Ready(other, 0)
+		if s.Tick(0, f.now.Load()) {
+			t.Fatalf("round %d: %d preempted after %d µs of its own run", i, cur, ms/4/1000)
+		}
+		s.Park(0)
+		if got, _ := s.Schedule(0); got != other {
+			t.Fatalf("round %d: picked %d, want %d", i, got, other)
+		}
+	}
+	if n := s.Total(StatWakePreempt); n != 0 {
+		t.Fatalf("%d wake-up preemptions in a ping-pong", n)
+	}
+}
+
+// With another P idle (or spinning), a woken G is that P's to take (Ready's wakep started it):
+// no wake-up preemption on the readier's P.
+func TestWakePreemptNotWithAnIdleP(t *testing.T) {
+	s, f := newTestSched(t, 2, "gmp")
+	s.Schedule(1) // P1 idle
+	a := s.NewProc(0)
+	b := s.NewProc(0)
+	s.Schedule(0) // b
+	s.Park(0)
+	f.now.Store(1 * ms)
+	s.Schedule(0) // a, from 1 ms
+	s.Ready(b, 0) // wakep: P1 claimed, spinning
+	if at := s.PreemptAt(0); at != 11*ms || s.Tick(0, 5*ms) {
+		t.Fatalf("another P to take b: PreemptAt %d (want %d), preempted at 5 ms: %v", at, 11*ms, s.Tick(0, 5*ms))
+	}
+	_ = a
+}

@@ -30,6 +30,10 @@ const (
 	DefaultRunnextGrace = 3_000
 	// DefaultWeight is a G's fair-policy weight (Linux nice 0 = 1024).
 	DefaultWeight = 1024
+	// DefaultWakeGrain: under gmp, a G waiting in runnext preempts the running G once that
+	// has run this long (policy_gmp.go Tick). Linux's sysctl_sched_wakeup_granularity's base,
+	// 1 ms; the runtime has no such constant (its readied goroutines wait for the slice).
+	DefaultWakeGrain = 1_000_000
 )
 
 // Config configures a Sched. Zero fields take the defaults.
@@ -43,6 +47,7 @@ type Config struct {
 	Slice        int64     // ns, default DefaultSlice
 	PollInterval int64     // ns, default DefaultPollInterval
 	RunnextGrace int64     // ns, default DefaultRunnextGrace; <0 means 0
+	WakeGrain    int64     // ns, default DefaultWakeGrain; <0: a woken G waits for the slice
 	Seed         uint64    // steal-order randomness (deterministic per seed)
 	// Timer is the optional TimerPlatform. If nil, Init checks whether
 	// Platform implements it — an interface type assertion, which may
@@ -67,6 +72,7 @@ type Sched struct {
 	slice        int64
 	pollInterval int64
 	runnextGrace int64
+	wakeGrain    int64 // 0: off (Config.WakeGrain < 0)
 
 	// Protected by gFreeLock: the free G slots (runtime sched.gFree).
 	gFreeLock spinlock
@@ -128,6 +134,7 @@ func (s *Sched) Init(cfg Config) error {
 	s.trace = cfg.Trace
 	s.slice = orDefault(cfg.Slice, DefaultSlice)
 	s.pollInterval = orDefault(cfg.PollInterval, DefaultPollInterval)
+	s.wakeGrain = max(orDefault(cfg.WakeGrain, DefaultWakeGrain), 0)
 	s.runnextGrace = cfg.RunnextGrace
 	if s.runnextGrace == 0 {
 		s.runnextGrace = DefaultRunnextGrace

@@ -54,6 +54,10 @@ const (
 	StatGRQOverflow
 	// StatExit: Gs that exited on this P.
 	StatExit
+	// StatWakePreempt: of the preemptions (StatPreempt), those a G waiting
+	// in runnext asked for before the slice ended (gmp's wake-up
+	// preemption, policy_gmp.go Tick).
+	StatWakePreempt
 
 	NumStats
 )
@@ -78,6 +82,7 @@ var statNames = [NumStats]string{
 	StatYield:       "yield",
 	StatGRQOverflow: "overflow",
 	StatExit:        "exit",
+	StatWakePreempt: "wakepreempt",
 }
 
 // String is the short column name used in tables and stats dumps.

@@ -41,7 +41,10 @@ type Config struct {
 	WakeLatency Time // IPI / interrupt to a halted core until it runs Schedule (default 5 µs)
 	SwitchCost  Time // a G leaving the core until Schedule runs: trap, save, schedule (default 1 µs; <0 means 0)
 	Slice       Time // time slice passed to the Sched (default sched.DefaultSlice)
-	TimeLimit   Time // virtual time after which the run is abandoned (default 60 s)
+	// WakeGrain is gmp's wake-up preemption granularity passed to the Sched (default
+	// sched.DefaultWakeGrain; negative: none, a woken G waits for the slice as in the runtime)
+	WakeGrain Time
+	TimeLimit Time // virtual time after which the run is abandoned (default 60 s)
 
 	// CheckInvariants runs Sched.CheckInvariants after every event (no G
 	// lost or on two queues, counters consistent) and fails the run at
@@ -188,7 +191,7 @@ func Run(cfg Config) (res Result, err error) {
 	}()
 	scfg := sched.Config{
 		NP: cfg.Cores, PolicyName: cfg.Policy, Platform: e, Poller: &e.poll,
-		Slice: cfg.Slice, Seed: cfg.Seed,
+		Slice: cfg.Slice, WakeGrain: cfg.WakeGrain, Seed: cfg.Seed,
 	}
 	if cfg.Trace != nil {
 		scfg.Trace = e.schedEvent
@@ -570,6 +573,7 @@ func (e *engine) finish() Result {
 	}
 	r.Steals = int(e.s.Total(sched.StatSteal))
 	r.GRQTakes = int(e.s.Total(sched.StatGRQTake))
+	r.WakePreemptions = int(e.s.Total(sched.StatWakePreempt))
 	r.Gs = len(e.stats)
 	r.Events = e.events
 	r.GStats = e.stats

@@ -34,8 +34,11 @@ type Result struct {
 	Dispatches  int // runs started
 	CtxSwitches int // dispatches of a different G than the core ran last
 	Preemptions int // runs ended because the tick said the slice was used
-	Steals      int // Gs moved from another P's queue (policy's count)
-	GRQTakes    int // Gs taken from the global run queue (policy's count)
+	// WakePreemptions: of those, the ones a woken G in runnext asked for (gmp's wake-up
+	// preemption, before the slice ended)
+	WakePreemptions int
+	Steals          int // Gs moved from another P's queue (policy's count)
+	GRQTakes        int // Gs taken from the global run queue (policy's count)
 
 	// Jain is Jain's fairness index over the Gs: x_i = run_i/(run_i+wait_i),
 	// the share of the time G i wanted a CPU that it actually got. 1 means

@@ -73,10 +73,12 @@ func maxWait(r Result, label string) (Time, int) {
 
 // Issue #3: "a CPU hog delays a waiting G by at most one slice plus ε
 // under gmp". Four cores each run a 150 ms hog; every wake-up of a latency
-// G finds all cores busy, so it waits for a preemption.
+// G finds all cores busy, so it waits for a preemption. Without gmp's
+// wake-up preemption (WakeGrain < 0), as in the runtime, the slice is what
+// bounds the wait (TestWakeGrainShortensHogDelay: with it).
 func TestHogDelaysWaiterAtMostOneSlice(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
-		cfg := Config{Cores: 4, Seed: seed, Workload: HogLatency(8, 20), Policy: "gmp"}
+		cfg := Config{Cores: 4, Seed: seed, Workload: HogLatency(8, 20), Policy: "gmp", WakeGrain: -1}
 		r := run(t, cfg)
 		bound := hogBound(cfg, 8)
 		w, n := maxWait(r, "latency")
@@ -100,6 +102,38 @@ func TestHogDelaysWaiterAtMostOneSlice(t *testing.T) {
 				seed, FormatDuration(w), FormatDuration(wait/runs), r.Preemptions)
 		}
 		t.Logf("seed %d: longest latency-G wait %s (bound %s), %d preemptions", seed, FormatDuration(w), FormatDuration(bound), r.Preemptions)
+	}
+}
+
+// gmp's wake-up preemption (sched.DefaultWakeGrain, 1 ms): the same hogs and
+// latency Gs, the same seeds, with and without it. A woken G in runnext now
+// preempts a hog that has run 1 ms, so the latency Gs wait less on average
+// and at worst, and the wake-up preemptions are counted.
+func TestWakeGrainShortensHogDelay(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		mean := func(r Result) Time {
+			var wait, runs Time
+			for _, st := range r.GStats {
+				if st.Label == "latency" {
+					wait += st.Wait
+					runs += Time(st.Runs)
+				}
+			}
+			return wait / runs
+		}
+		off := run(t, Config{Cores: 4, Seed: seed, Workload: HogLatency(8, 20), Policy: "gmp", WakeGrain: -1})
+		on := run(t, Config{Cores: 4, Seed: seed, Workload: HogLatency(8, 20), Policy: "gmp"})
+		wOff, _ := maxWait(off, "latency")
+		wOn, _ := maxWait(on, "latency")
+		t.Logf("seed %d: latency-G wait mean %s → %s, longest %s → %s, wake-up preemptions %d",
+			seed, FormatDuration(mean(off)), FormatDuration(mean(on)), FormatDuration(wOff), FormatDuration(wOn), on.WakePreemptions)
+		if off.WakePreemptions != 0 || on.WakePreemptions == 0 {
+			t.Errorf("seed %d: wake-up preemptions %d without the rule, %d with it", seed, off.WakePreemptions, on.WakePreemptions)
+		}
+		// Measured: means 4.8–5.0 ms → 0.79–0.85 ms, longest 11.05 → 4.55–5.30 ms.
+		if 4*mean(on) > mean(off) || 2*wOn > wOff {
+			t.Errorf("seed %d: the wake-up preemption did not cut the mean wait by 4 and the longest by 2", seed)
+		}
 	}
 }
 
