@@ -57,8 +57,12 @@ type cmdState struct {
 	// and 9P replies are noticed by their interrupts alone, as the paths without the BKL rely on
 	noNetPoll bool
 	cwd       strRef // cwd=PATH: the program's working directory at start (fs_boot.go)
-	tscHz     uint64 // tsc_hz=N: the cycle counter's rate as the runner measured it (calibrate.go)
-	bad       bool   // the command line was malformed (reported once the console is up)
+	// wakegrain=US: under gmp, a woken thread preempts one that has run US µs (0: never, the
+	// runtime's behaviour); unset, sched.DefaultWakeGrain (sched/policy_gmp.go)
+	wakeGrainUS  uint64
+	wakeGrainSet bool
+	tscHz        uint64 // tsc_hz=N: the cycle counter's rate as the runner measured it (calibrate.go)
+	bad          bool   // the command line was malformed (reported once the console is up)
 }
 
 // cmd is the decoded command line. Immutable after boot (parseCmdline).
@@ -226,6 +230,12 @@ func parseCmdline(line []byte) {
 			cmd.noNetPoll = r.n > 8 && b[8] == '0'
 		case hasPrefix(b, "lazytlb="):
 			cmd.noLazyTLB = r.n > 8 && b[8] == '0'
+		case hasPrefix(b, "wakegrain="):
+			v := b[10:]
+			cmd.wakeGrainUS, cmd.wakeGrainSet = parseDecimal(v), true
+			if cmd.wakeGrainUS == 0 && !(len(v) == 1 && v[0] == '0') || cmd.wakeGrainUS > 1_000_000 {
+				cmd.bad, cmd.wakeGrainSet = true, false // not a number of µs up to a second
+			}
 		case hasPrefix(b, "faultaround="):
 			// faultaround=N: a first touch of anonymous memory maps the aligned window
 			// of N pages around it (kernel/mm/faultaround.go; 1: the touched page only)

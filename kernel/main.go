@@ -147,6 +147,12 @@ func initScheduler() {
 	// Timer is passed explicitly: Init must not discover it with a type assertion, which would
 	// allocate before the runtime exists.
 	cfg := sched.Config{NP: ncpu, PolicyName: policy, Platform: plat, Timer: plat, Poller: netPoller{}}
+	if cmd.wakeGrainSet { // wakegrain=US: gmp's wake-up preemption after US µs, 0 never
+		cfg.WakeGrain = int64(cmd.wakeGrainUS) * 1000
+		if cfg.WakeGrain == 0 {
+			cfg.WakeGrain = -1 // 0 in a sched.Config is the default
+		}
+	}
 	if cmd.trace {
 		cfg.Trace = traceSched
 	}

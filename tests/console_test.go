@@ -269,9 +269,10 @@ func firstDiff(a, b string) int {
 // TestGuestConsoleSleep sleeps 10 ms at a time while another goroutine writes 50 MB to stdout:
 // the write must not hold up the timers. On the UART a sleep took 2.66 s (the kernel sent each
 // 64 KiB write with interrupts off); the bound here is generous, timing on a shared machine is
-// noisy, and the precise figure is make bench's console_sleep_worst. (On one vCPU the median is
-// about 14 ms, the worst 20-30: the runtime's sysmon, which hands the sleeper's timer to a free
-// M, waits for the writer's 10 ms time slice to end, as in the syscall_preempt benchmark.)
+// noisy, and the precise figure is make bench's console_sleep_worst. (On one vCPU the median was
+// about 14 ms, the worst 20-30, while the runtime's sysmon, which hands the sleeper's timer to a
+// free M, waited for the writer's 10 ms time slice to end, as in the syscall_preempt benchmark;
+// with gmp's wake-up preemption, 10.7 and 15.7 ms.)
 func TestGuestConsoleSleep(t *testing.T) {
 	skipWithoutPCIDevices(t, opts{}) // bigout's megabytes through the PL011 would take minutes under TCG
 	g := boot(t, pkg("bigout"), opts{args: []string{"sleep", fmt.Sprint(bulkMB)}})

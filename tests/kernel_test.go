@@ -112,6 +112,28 @@ func TestGuestThreadPreempt(t *testing.T) {
 	g.wantStdout(t, "both threads progressed: true\n")
 }
 
+// TestGuestWakePreempt: on one core, a thread woken from its sleeps while another spins
+// preempts the spinner before its 10 ms slice ends (gmp's wake-up preemption,
+// sched/policy_gmp.go), which the scheduler counts apart; with wakegrain=0, the runtime's rule,
+// it waits for the slice and the count stays 0. (Deleting the rule's check in gmp.Tick: the
+// default boot counts none.)
+func TestGuestWakePreempt(t *testing.T) {
+	if native() {
+		t.Skip("reads gmpos's scheduler counters")
+	}
+	for _, c := range []struct {
+		kopt string
+		want bool
+	}{{"wakegrain=1000", true}, {"wakegrain=0", false}} {
+		t.Run(c.kopt, func(t *testing.T) {
+			g := boot(t, pkg("preempt"), opts{smp: 1, kopts: []string{c.kopt}, args: []string{"wake"}, timeout: 60 * time.Second})
+			g.wantCode(t, 0)
+			g.wantStdout(t, fmt.Sprintf("wake-up preemptions: %v\n", c.want))
+			t.Log(strings.TrimSpace(g.stderr))
+		})
+	}
+}
+
 // TestGuestSyscallErrors: bad input gets the errno Linux would return — EFAULT for unmapped
 // pointers, EINVAL/EBADF/ENODEV/EAGAIN for bad arguments — and an unimplemented system call gets
 // ENOSYS every time but is logged only once, by name.
