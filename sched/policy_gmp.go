@@ -47,9 +47,13 @@ func (*gmp) Enqueue(s *Sched, pid int, gp GID, why Why) int {
 	switch why {
 	case WhyNew, WhyReady:
 		s.runqput(pp, gp, true)
-		if why == WhyReady {
-			pp.runnextWoken.Store(uint32(gp)) // it may preempt (Tick)
+		// A woken G may preempt (Tick); a new one may not, even if it reuses the GID of a
+		// woken G that has since exited, so the mark is cleared, not left stale.
+		woken := gp
+		if why == WhyNew {
+			woken = 0
 		}
+		pp.runnextWoken.Store(uint32(woken))
 		return WakeAny
 	case WhyPoll:
 		s.runqput(pp, gp, false)
@@ -171,7 +175,11 @@ func wokenWaits(s *Sched, pid int) bool {
 // TickAt: when the slice runs out, or, while a woken G waits in runnext,
 // when the running G will have run WakeGrain (the platform asks again after
 // a Ready on this P; a moment already past: as soon as the platform lets the
-// running G be preempted, kernel/timer.go minRunNS).
+// running G be preempted, kernel/timer.go minRunNS). Like Tick it reads the
+// idle and spinning Ps, which other cores change without asking this one
+// again: a P that was spinning when the timer was armed may take other work
+// and leave the woken G to the slice's end, and a P that goes idle meanwhile
+// makes the armed tick preempt nobody. Both are bounded by the slice.
 func (*gmp) TickAt(s *Sched, pid int, gp GID, sliceStart, runStart int64) int64 {
 	at := sliceStart + s.slice
 	if wokenWaits(s, pid) {

@@ -731,3 +731,36 @@ func TestWakePreemptNotWithAnIdleP(t *testing.T) {
 	}
 	_ = a
 }
+
+// A woken G that runs and exits leaves its GID to the next new G (gfget reuses the latest
+// freed); that new G in runnext is not a woken one and must not preempt its creator.
+func TestWakePreemptNotByANewGOnAReusedGID(t *testing.T) {
+	s, f := newTestSched(t, 1, "gmp")
+	a := s.NewProc(0)
+	b := s.NewProc(0)
+	s.Schedule(0) // b
+	s.Park(0)
+	f.now.Store(1 * ms)
+	s.Schedule(0) // a
+	f.now.Store(3 * ms)
+	s.Ready(b, 0)
+	if !s.Tick(0, 3*ms) {
+		t.Fatal("the woken b did not preempt a, which had run 2 ms")
+	}
+	s.Preempt(0) // a → GRQ
+	if got, _ := s.Schedule(0); got != b {
+		t.Fatalf("picked %d, want b", got)
+	}
+	s.Exit(0) // b's GID is free
+	f.now.Store(4 * ms)
+	if got, _ := s.Schedule(0); got != a {
+		t.Fatalf("picked %d, want a", got)
+	}
+	c := s.NewProc(0)
+	if c != b {
+		t.Skipf("the new G got GID %d, not b's %d: nothing to check", c, b)
+	}
+	if s.Tick(0, 8*ms) || s.PreemptAt(0) != 14*ms {
+		t.Fatalf("a new G on a woken G's old GID preempts: Tick(8 ms) %v, PreemptAt %d", s.Tick(0, 8*ms), s.PreemptAt(0))
+	}
+}
