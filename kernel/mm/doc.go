@@ -264,8 +264,8 @@
 //     fails before changing anything; Linux returns the same errno but has
 //     already changed the VMAs before the hole or the sealed VMA.
 //   - Fault-around for anonymous memory (faultaround.go, when the kernel
-//     sets FaultAroundPages above 1): a run of first touches maps whole
-//     windows, which mincore shows; Linux faults anonymous memory in a page
+//     sets FaultAroundPages above 1): a run of first touches maps its
+//     windows but their last pages, which mincore shows; Linux faults anonymous memory in a page
 //     at a time (or 2 MiB with THP) and fault-around only file pages.
 //   - Page-table pages are never freed (they are reused when the range is
 //     mapped again); Stats.Tables counts them.

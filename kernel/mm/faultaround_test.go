@@ -41,9 +41,9 @@ func TestSetFaultAround(t *testing.T) {
 }
 
 // TestFaultAroundWindow: a lone first touch maps its page; one that continues a run maps the
-// aligned window around it, zeroed and with the VMA's rights, counts one fault and the rest as
-// faulted ahead, and leaves pages already present (and their contents) and the other windows
-// alone; the run continues at the window's end.
+// aligned window around it but its last page (the marker), zeroed and with the VMA's rights,
+// counts one fault and the rest as faulted ahead, and leaves pages already present (and their
+// contents) and the other windows alone; the run continues through the marker, not past it.
 func TestFaultAroundWindow(t *testing.T) {
 	boot(t, testRAM)
 	withFaultAround(t, 16)
@@ -68,25 +68,41 @@ func TestFaultAroundWindow(t *testing.T) {
 	if _, ok, code := access(&Space, base+20*PageSize+8, false, 0); !ok {
 		t.Fatalf("touch page 20: code %d", code)
 	}
-	want = "0000000000000000" + "1111111111111111" + "0000000000000000" + "0000000000000000"
+	want = "0000000000000000" + "1111111111111110" + "0000000000000000" + "0000000000000000"
 	if got := present(&Space, base, 64); got != want {
-		t.Fatalf("present after touching page 20:\n got %s\nwant %s", got, want)
+		t.Fatalf("present after touching page 20:\n got %s\nwant %s (all but the marker, page 31)", got, want)
 	}
 	s := Space.ReadStats()
-	if s.Faults-s0.Faults != 2 || s.FaultAhead-s0.FaultAhead != 13 || s.FramesUsed-s0.FramesUsed != 15 {
-		t.Errorf("faults +%d, ahead +%d, frames +%d; want 2, 13 (16 minus pages 17, 19, 20), 15",
+	if s.Faults-s0.Faults != 2 || s.FaultAhead-s0.FaultAhead != 12 || s.FramesUsed-s0.FramesUsed != 14 {
+		t.Errorf("faults +%d, ahead +%d, frames +%d; want 2, 12 (16 minus pages 17, 19, 20 and the marker), 14",
 			s.Faults-s0.Faults, s.FaultAhead-s0.FaultAhead, s.FramesUsed-s0.FramesUsed)
 	}
-	// The run goes on at the window's end, wherever it is touched next from there.
-	if _, ok, code := access(&Space, base+32*PageSize, true, 1); !ok {
+	// Skipping the marker to the next window's first page breaks the run: one page.
+	if _, ok, code := access(&Space, base+32*PageSize, false, 0); !ok {
 		t.Fatalf("touch page 32: code %d", code)
 	}
-	if _, ok, code := access(&Space, base+50*PageSize, true, 1); !ok {
-		t.Fatalf("touch page 50: code %d", code)
-	}
-	want = "0000000000000000" + "1111111111111111" + "1111111111111111" + "0010000000000000"
+	want = "0000000000000000" + "1111111111111110" + "1000000000000000" + "0000000000000000"
 	if got := present(&Space, base, 64); got != want {
-		t.Fatalf("present after touching pages 32 and 50:\n got %s\nwant %s (32 continues the run, 50 does not)", got, want)
+		t.Fatalf("present after skipping the marker to page 32:\n got %s\nwant %s", got, want)
+	}
+	// Touching the marker and then the next page goes on with the run; 50 does not continue it.
+	for _, p := range []uintptr{31, 33, 50} { // reads: the pages stay zero for the check below
+		if _, ok, code := access(&Space, base+p*PageSize, false, 0); !ok {
+			t.Fatalf("touch page %d: code %d", p, code)
+		}
+	}
+	want = "0000000000000000" + "1111111111111111" + "1100000000000000" + "0010000000000000"
+	if got := present(&Space, base, 64); got != want {
+		t.Fatalf("present after touching pages 31, 33 and 50:\n got %s\nwant %s (31, 33 and 50 are not where the run left off: lone pages)", got, want)
+	}
+	for _, p := range []uintptr{34, 35} { // 34 follows 33: the window [32, 48) but its marker
+		if _, ok, code := access(&Space, base+p*PageSize, false, 0); !ok {
+			t.Fatalf("touch page %d: code %d", p, code)
+		}
+	}
+	want = "0000000000000000" + "1111111111111111" + "1111111111111110" + "0010000000000000"
+	if got := present(&Space, base, 64); got != want {
+		t.Fatalf("present after touching pages 34 and 35:\n got %s\nwant %s", got, want)
 	}
 	if pa, _, _ := Space.PT.Lookup(base + 17*PageSize); pa != pa17 || FrameBytes(pa)[0] != 0x5a {
 		t.Error("fault-around replaced a page already present")
@@ -128,14 +144,14 @@ func TestFaultAroundStopsAtTheVMA(t *testing.T) {
 	if _, ok, code := access(&Space, base+5*PageSize, true, 1); !ok {
 		t.Fatalf("touch: code %d", code)
 	}
-	if got, want := present(&Space, base, 16), "0001111100000000"; got != want {
-		t.Errorf("present: %s, want %s (the RW VMA [3, 8) only)", got, want)
+	if got, want := present(&Space, base, 16), "0001111000000000"; got != want {
+		t.Errorf("present: %s, want %s (the RW VMA [3, 8) only, but its last page, the marker)", got, want)
 	}
 	continuing(base + 15*PageSize)
 	if _, ok, code := access(&Space, base+15*PageSize, false, 0); !ok {
 		t.Fatalf("touch growsdown: code %d", code)
 	}
-	if got, want := present(&Space, base, 16), "0001111100111111"; got != want {
+	if got, want := present(&Space, base, 16), "0001111000111111"; got != want {
 		t.Errorf("present: %s, want %s (a MAP_GROWSDOWN VMA is private anonymous memory too)", got, want)
 	}
 
@@ -218,7 +234,7 @@ func TestFaultAroundFast(t *testing.T) {
 	continuing(base + 3*PageSize)
 	ok := Space.FaultFast(base+3*PageSize, true, false)
 	unlockMM()
-	if got := present(&Space, base, 16); !ok || got != "1111111100000000" {
+	if got := present(&Space, base, 16); !ok || got != "1111111000000000" {
 		t.Errorf("FaultFast = %v, present %s", ok, got)
 	}
 	// Five frames on the free list and one pending a synchronisation: FaultFast may take the
