@@ -23,6 +23,8 @@
 //	-detail       also print per-G-role statistics for each run
 //	-slice D      time slice (default 10ms); -tick D timer period (1ms);
 //	-wake D       IPI-to-Schedule latency (5µs); -switch D switch cost (1µs)
+//	-wakegrain D  gmp's wake-up preemption: a woken G preempts one that has run D
+//	              (default 1ms; 0: never, as in the Go runtime)
 //	-list         list workloads and policies
 //
 // Exit status: 0 on success, 1 if a run or the trace failed, 2 for bad flags.

@@ -33,6 +33,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	tick := fs.Duration("tick", time.Millisecond, "timer interrupt period of a busy core")
 	wake := fs.Duration("wake", 5*time.Microsecond, "latency from IPI or interrupt to a halted core running Schedule")
 	switchCost := fs.Duration("switch", time.Microsecond, "time from a G leaving a core to the next Schedule (0 allowed)")
+	wakeGrain := fs.Duration("wakegrain", time.Millisecond, "gmp: a woken G preempts a G that has run this long (0: never, the runtime's rule)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: sim [flags]\n\nSimulate the gmpos scheduler policies on workloads in virtual time.\n\n")
 		fs.PrintDefaults()
@@ -64,7 +65,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		name string
 		v    time.Duration
 		zero bool
-	}{{"slice", *slice, false}, {"tick", *tick, false}, {"wake", *wake, false}, {"switch", *switchCost, true}} {
+	}{{"slice", *slice, false}, {"tick", *tick, false}, {"wake", *wake, false}, {"switch", *switchCost, true}, {"wakegrain", *wakeGrain, true}} {
 		if d.v < 0 || (d.v == 0 && !d.zero) {
 			fmt.Fprintf(stderr, "sim: -%s %v: want a positive duration\n", d.name, d.v)
 			return 2
@@ -73,6 +74,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	sw := simulator.Time(*switchCost)
 	if sw == 0 {
 		sw = -1 // Config: <0 means a free switch, 0 means the default
+	}
+	wg := simulator.Time(*wakeGrain)
+	if wg == 0 {
+		wg = -1 // Config: <0 means no wake-up preemption, 0 means the default
 	}
 	ws, err := simulator.LookupWorkloads(*workload)
 	if err != nil {
@@ -95,7 +100,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			r, err := simulator.Run(simulator.Config{
 				Cores: *cores, Seed: *seed, Workload: w, Policy: p, Trace: tr,
 				Slice: simulator.Time(*slice), TickPeriod: simulator.Time(*tick),
-				WakeLatency: simulator.Time(*wake), SwitchCost: sw,
+				WakeLatency: simulator.Time(*wake), SwitchCost: sw, WakeGrain: wg,
 			})
 			if err != nil {
 				fmt.Fprintf(stderr, "sim: %s/%s: %v\n", w.Name, p, err)

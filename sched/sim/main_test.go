@@ -96,6 +96,25 @@ func TestSliceFlag(t *testing.T) {
 	}
 }
 
+// -wakegrain reaches the engine: without gmp's wake-up preemption the hogs
+// hold the latency Gs back longer, a different table.
+func TestWakeGrainFlag(t *testing.T) {
+	table := func(grain string) string {
+		var out, errb bytes.Buffer
+		if code := run([]string{"-workload", "hog-latency", "-policy", "gmp", "-wakegrain", grain}, &out, &errb); code != 0 {
+			t.Fatalf("-wakegrain %s: exit %d: %s", grain, code, errb.String())
+		}
+		return out.String()
+	}
+	if a, b := table("1ms"), table("0s"); a == b {
+		t.Errorf("-wakegrain 1ms and 0s printed the same table:\n%s", a)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"-wakegrain", "-1ms"}, &out, &errb); code != 2 {
+		t.Errorf("-wakegrain -1ms: exit %d, want 2", code)
+	}
+}
+
 func TestHelp(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"-h"}, &out, &errb); code != 0 || !strings.Contains(errb.String(), "-workload") {
