@@ -104,20 +104,17 @@ func bklLock(cpu int) {
 	if lockRanks[cpu] != 0 { // every spinLock ranks below the BKL (spinlock.go)
 		rankViolation("the BKL", rankBKL, cpu)
 	}
-	if bkl.CompareAndSwap(0, uint32(cpu)+1) {
-		bklSeq.Add(1)
-		bklSpaces.Or(1 << uspace)
-		return
-	}
-	t0 := arch.Cycles()
-	for !bkl.CompareAndSwap(0, uint32(cpu)+1) {
-		ackFlush(cpu)
-		arch.Pause()
+	if !bkl.CompareAndSwap(0, uint32(cpu)+1) {
+		t0 := arch.Cycles()
+		for !bkl.CompareAndSwap(0, uint32(cpu)+1) {
+			ackFlush(cpu)
+			arch.Pause()
+		}
+		stats.bklContended++ // BKL held from here
+		stats.bklSpinCycles += arch.Cycles() - t0
 	}
 	bklSeq.Add(1)
 	bklSpaces.Or(1 << uspace)
-	stats.bklContended++
-	stats.bklSpinCycles += arch.Cycles() - t0
 }
 
 // bklSpaces are the address spaces the BKL's holder has made current in this section (bit s
