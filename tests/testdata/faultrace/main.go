@@ -196,10 +196,7 @@ func dropRace(rounds int) {
 			check("madvise(MADV_DONTNEED)", false, e)
 			break
 		}
-		g := gen.Add(1)
-		for p := 0; p < genPages; p++ {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(&b[p*pageSize])), g)
-		}
+		stamp(b, genPages, gen.Add(1))
 	}
 	stop.Store(true)
 	wg.Wait()
@@ -229,6 +226,14 @@ func childDropRace() {
 	}
 	ok := err == nil && strings.Count(string(out), ": true\n") == 2 && !strings.Contains(string(out), ": false")
 	check("drop race in a process of its own: every check holds", ok, err)
+}
+
+// stamp writes generation g into the first word of each of b's first n pages, atomically, for
+// the readers of the drop and remap races.
+func stamp(b []byte, n int, g uint32) {
+	for p := 0; p < n; p++ {
+		atomic.StoreUint32((*uint32)(unsafe.Pointer(&b[p*pageSize])), g)
+	}
 }
 
 // tempFile creates a file of n bytes in /tmp and returns its fd and a function that removes
@@ -332,10 +337,7 @@ func remapRace(rounds int) {
 			check("mmap(MAP_FIXED)", false, e)
 			break
 		}
-		g := gen.Add(1)
-		for p := 0; p < genPages; p++ {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(&b[p*pageSize])), g)
-		}
+		stamp(b, genPages, gen.Add(1))
 	}
 	stop.Store(true)
 	wg.Wait()
