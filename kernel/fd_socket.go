@@ -202,6 +202,8 @@ func sockSend(s *socket, u *userIO, n uintptr, addr, alen uintptr) int64 {
 		r := s.tx.putDgramIO(u, n, addr, alen)
 		if r >= 0 {
 			sockTxReady(s)
+		} else if r == -EAGAIN {
+			s.txWanted = true
 		}
 		return r
 	}
@@ -212,6 +214,9 @@ func sockSend(s *socket, u *userIO, n uintptr, addr, alen uintptr) int64 {
 		return 0
 	}
 	c := uintptr(min(uint64(n), s.tx.space()))
+	if c < n {
+		s.txWanted = true // a full ring: the sender will want to hear of room (netPull)
+	}
 	if c == 0 {
 		return -EAGAIN
 	}
@@ -265,8 +270,10 @@ func (socketFile) poll(f *file) uint32 {
 		if s.rx.used() > 0 {
 			ev |= epollIn
 		}
-		if s.tx.space() > dgramHdr+1500 {
+		if sockTxRoom(s) {
 			ev |= epollOut
+		} else {
+			s.txWanted = true // tcp_poll's SOCK_NOSPACE: the caller may wait for epollOut
 		}
 		return ev
 	}
@@ -279,13 +286,26 @@ func (socketFile) poll(f *file) uint32 {
 	if s.rx.used() > 0 {
 		ev |= epollIn
 	}
-	if s.st&netabi.StConnected != 0 && s.tx.space() > 0 && !s.shutWr {
-		ev |= epollOut
+	if s.st&netabi.StConnected != 0 && !s.shutWr {
+		if sockTxRoom(s) {
+			ev |= epollOut
+		} else {
+			s.txWanted = true // as above
+		}
 	}
 	if s.shutWr && s.st&netabi.StConnected != 0 {
 		ev |= epollOut // Linux reports a shut-down writer as writable: the write fails at once
 	}
 	return ev
+}
+
+// sockTxRoom reports whether the send ring has room for a send (poll's epollOut): any byte for a
+// stream, a full-sized frame's datagram for a datagram socket.
+func sockTxRoom(s *socket) bool {
+	if s.typ == sockDgram {
+		return s.tx.space() > dgramHdr+1500
+	}
+	return s.tx.space() > 0
 }
 
 // stat: a socket is S_IFSOCK, mode 0777 (sock_alloc_file's inode).

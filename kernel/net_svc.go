@@ -414,6 +414,7 @@ func netPull(sid uint32, p, n, abuf uintptr, cpu int) int64 {
 	if n > 0 && !userRange(p, n, true) {
 		return -EFAULT
 	}
+	head := s.tx.head
 	var took uint64
 	if s.typ == sockDgram {
 		if !userRange(abuf, netabi.AddrBufSize, true) {
@@ -435,10 +436,22 @@ func netPull(sid uint32, p, n, abuf uintptr, cpu int) int64 {
 		s.tx.readAt(s.tx.head, p, took)
 		s.tx.head += took
 	}
-	if took > 0 {
-		sockNotify(s, epollOut, cpu)
-	}
+	sockTxRoomMade(s, head, cpu)
 	return int64(took)
+}
+
+// sockTxRoomMade tells the socket's writers of room that a Pull made in the send ring (its head
+// was at head before), but only when a send or poll found the ring full since the last time
+// (txWanted) — Linux's SOCK_NOSPACE, which sk_stream_write_space and tcp_check_space test
+// before they wake anyone. Told on every Pull instead, the Go runtime's netpoller, which
+// watches every socket for EPOLLOUT edge-triggered, woke up once per reply a server sent, to
+// find no goroutine waiting to write (README, Benchmarks).
+func sockTxRoomMade(s *socket, head uint64, cpu int) {
+	if s.tx.head == head || !s.txWanted || !sockTxRoom(s) {
+		return
+	}
+	s.txWanted = false
+	sockNotify(s, epollOut, cpu)
 }
 
 // netState sets socket sid's readiness bits as the stack sees them (netabi.OpState).

@@ -490,6 +490,7 @@ func main() {
 	getsockoptCases()
 	shutdownCases()
 	sendCases()
+	epollOutCases()
 	recvCases()
 	sendmsgCases()
 	recvmsgCases()

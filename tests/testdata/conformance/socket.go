@@ -978,6 +978,59 @@ func sendCases() {
 	closeAll(u, x)
 }
 
+// epollOutCases: a stream socket's EPOLLOUT edge comes when room is made in a send buffer a send
+// (or poll) found full — tcp_poll's SOCK_NOSPACE, which sk_stream_write_space tests before it
+// wakes anyone — not whenever data sent leaves the buffer. An edge-triggered watcher of EPOLLOUT
+// alone (as the Go runtime's netpoller watches every socket) sees one event once connected, none
+// after a small send the peer has received, and one after filling the buffer and draining it.
+func epollOutCases() {
+	c, s := tcpPair()
+	ep := mustFD(sys(sysEpollCreate1, 0))
+	ev := slot()
+	put32(ev, epollOut|epollET)
+	put64(ev+4, 7)
+	if _, e := sys(sysEpollCtl, ep, epollCtlAddS, c, ev); e != 0 {
+		fail("epoll_ctl: " + ename(e))
+	}
+	wait := func(ms uintptr) string {
+		r, e := sys(sysEpollPwait, ep, obuf(), 4, ms, 0, 8)
+		if e != 0 {
+			return ename(e)
+		}
+		return fmt.Sprintf("=%d", r)
+	}
+	p("epoll_wait/EPOLLOUT|EPOLLET,stream,connected", wait(0))
+	send(c, 100)
+	mustWait(s, epollInS, "the data")
+	drainSock(s)
+	p("epoll_wait/EPOLLOUT|EPOLLET,stream,after-send", wait(20))
+	full := false
+	for i := 0; i < 100000 && !full; i++ {
+		_, e := sys(sysSendto, c, dataBuf(2048), 2048, msgDontwait|msgNosignal, 0, 0)
+		switch e {
+		case 0:
+		case syscall.EAGAIN:
+			full = true
+		default:
+			fail("filling the send buffer: " + ename(e))
+		}
+	}
+	if !full {
+		fail("the send buffer never filled")
+	}
+	got := "none in 5 s"
+	for i := 0; i < 500; i++ {
+		drainSock(s)
+		if r := wait(10); r != "=0" {
+			got = r
+			break
+		}
+	}
+	p("epoll_wait/EPOLLOUT|EPOLLET,stream,room-after-full", got)
+	drainSock(s)
+	closeAll(c, s, ep)
+}
+
 func recvCases() {
 	rf := func(fd, buf, n, flags, addr, alen uintptr) string {
 		return num(sys(sysRecvfrom, fd, buf, n, flags, addr, alen))
