@@ -265,7 +265,9 @@ func nicSendFrames(buf, n uintptr) int64 {
 		sent++
 		off += netabi.FrameRecHdr + l
 	}
-	nic.dev.TxKick()
+	if n, ok := nic.dev.TxKickPrepare(); ok {
+		deferNotify(currentCPU(), n) // after the BKL (smp.go bklUnlock)
+	}
 	if sent == 0 {
 		return -EAGAIN
 	}

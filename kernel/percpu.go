@@ -6,6 +6,7 @@ package kernel
 import (
 	"sync/atomic"
 
+	"gmpos/drivers/virtio"
 	"gmpos/kernel/arch"
 	"gmpos/sched"
 )
@@ -66,6 +67,10 @@ type cpuState struct {
 	// wakeIPIs are the cores this core must send a wake-up IPI once it releases the BKL (bit i:
 	// core i; smp.go bklUnlock). Only this core touches it.
 	wakeIPIs uint16
+
+	// notify is a device notification this core owes once it releases the BKL (smp.go
+	// bklUnlock; deferNotify): the NIC's transmit kick. Only this core touches it.
+	notify virtio.Notifier
 }
 
 // wakeIPIs has a bit per core.

@@ -359,20 +359,51 @@ func (q *Queue) Publish() {
 // after DriverOK (§3.1.1: no notifications before it). Nothing added since the last Kick
 // (published or not): nothing is done.
 func (q *Queue) Kick() bool {
+	n, ok := q.KickPrepare()
+	if ok {
+		n.Notify()
+	}
+	return ok
+}
+
+// KickPrepare is Kick without the notification itself: it publishes, decides, and returns the
+// Notifier to call if the device wants a notification (Linux's virtqueue_kick_prepare). The
+// caller may notify later and elsewhere — after releasing the lock that serialises its use of
+// the queue, as Linux's virtio-blk does (virtqueue_notify outside vq->lock): under emulation a
+// notification is a trap into the hypervisor that can wait for the hypervisor's own lock, and
+// nothing else need wait for it meanwhile. The device is notified at least once after the
+// buffers were published, whenever that is; one Notify for several KickPrepares is enough, and
+// an extra one is harmless.
+func (q *Queue) KickPrepare() (Notifier, bool) {
 	if q.availIdx == q.kickIdx || q.size == 0 {
-		return false
+		return Notifier{}, false
 	}
 	q.publish()
 	q.kickIdx = q.availIdx
 	q.stats.Kicks++
 	flags, _ := q.usedHeader()
 	if flags&usedFNoNotify != 0 || q.notify == 0 {
-		return false
+		return Notifier{}, false
 	}
-	// Notification without VIRTIO_F_NOTIFICATION_DATA: the queue index, 16 bits (§4.1.5.2).
-	mmio.Write16(q.notify, q.index)
 	q.stats.Notifies++
-	return true
+	return Notifier{addr: q.notify, index: q.index}, true
+}
+
+// Notifier notifies one queue's device (§4.1.5.2 for PCI, §4.2.3.3 for MMIO): a register
+// address and the queue's index, fixed once the queue is set up. Notify touches nothing else
+// of the queue, so any core may call it without the queue's lock; the zero Notifier does
+// nothing.
+type Notifier struct {
+	addr  uintptr
+	index uint16
+}
+
+// Notify writes the queue's index to its notification register (without
+// VIRTIO_F_NOTIFICATION_DATA: 16 bits, §4.1.5.2).
+func (n Notifier) Notify() {
+	if n.addr != 0 {
+		mmio.Write16(n.addr, n.index)
+	}
 }
 
 // ptr turns an address into a pointer without go vet's unsafeptr complaint (the address is

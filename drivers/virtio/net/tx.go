@@ -50,6 +50,10 @@ func (d *Device) TxSubmit(n int) {
 // batch; none while the device polls, VIRTQ_USED_F_NO_NOTIFY).
 func (d *Device) TxKick() { d.tx.Kick() }
 
+// TxKickPrepare is TxKick without the notification: it returns the Notifier to call, later and
+// without the driver's lock if the caller likes, when the device wants one (Queue.KickPrepare).
+func (d *Device) TxKickPrepare() (virtio.Notifier, bool) { return d.tx.KickPrepare() }
+
 // TxQueue queues the n-byte frame written at TxBuffer's address without notifying the device
 // (TxKick does): it writes the zeroed virtio_net_hdr in front (no offloads: §5.1.6.2 with flags
 // 0 and GSO_NONE) and adds the buffer to the transmit queue. A length outside [14, max] is
