@@ -62,7 +62,10 @@
 //
 // Init-time functions (PCI.Init, Begin, Accept, Queue.Init, DriverOK, Fail) run at boot. Queue's
 // other methods may run in trap and interrupt context. Nothing here locks: a Queue (and the
-// device driver owning it) is used by one caller at a time — in the kernel, the BKL holder.
+// device driver owning it) is used by one caller at a time — in the kernel, the BKL holder. The
+// one exception is a Notifier (Queue.KickPrepare): it writes only the queue's fixed notify
+// register, so the kernel calls it after releasing the BKL, as Linux's virtio-blk calls
+// virtqueue_notify outside its queue's lock.
 // All types are plain data (integers and uintptrs, no Go pointers), usable as package-level
 // variables: no write barriers, nothing for the garbage collector to find.
 //
