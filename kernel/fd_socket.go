@@ -202,8 +202,6 @@ func sockSend(s *socket, u *userIO, n uintptr, addr, alen uintptr) int64 {
 		r := s.tx.putDgramIO(u, n, addr, alen)
 		if r >= 0 {
 			sockTxReady(s)
-		} else if r == -EAGAIN {
-			s.txWanted = true
 		}
 		return r
 	}
@@ -215,7 +213,7 @@ func sockSend(s *socket, u *userIO, n uintptr, addr, alen uintptr) int64 {
 	}
 	c := uintptr(min(uint64(n), s.tx.space()))
 	if c < n {
-		s.txWanted = true // a full ring: the sender will want to hear of room (netPull)
+		s.txWanted = true // a full ring (SOCK_NOSPACE): the sender will want to hear of room (netPull)
 	}
 	if c == 0 {
 		return -EAGAIN
@@ -272,8 +270,6 @@ func (socketFile) poll(f *file) uint32 {
 		}
 		if sockTxRoom(s) {
 			ev |= epollOut
-		} else {
-			s.txWanted = true // tcp_poll's SOCK_NOSPACE: the caller may wait for epollOut
 		}
 		return ev
 	}
@@ -290,7 +286,7 @@ func (socketFile) poll(f *file) uint32 {
 		if sockTxRoom(s) {
 			ev |= epollOut
 		} else {
-			s.txWanted = true // as above
+			s.txWanted = true // tcp_poll sets SOCK_NOSPACE: the caller may wait for epollOut
 		}
 	}
 	if s.shutWr && s.st&netabi.StConnected != 0 {

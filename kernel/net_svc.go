@@ -441,13 +441,16 @@ func netPull(sid uint32, p, n, abuf uintptr, cpu int) int64 {
 }
 
 // sockTxRoomMade tells the socket's writers of room that a Pull made in the send ring (its head
-// was at head before), but only when a send or poll found the ring full since the last time
-// (txWanted) — Linux's SOCK_NOSPACE, which sk_stream_write_space and tcp_check_space test
-// before they wake anyone. Told on every Pull instead, the Go runtime's netpoller, which
-// watches every socket for EPOLLOUT edge-triggered, woke up once per reply a server sent, to
-// find no goroutine waiting to write (README, Benchmarks).
+// was at head before), if there is room for a send now. A stream socket's writers hear of it
+// only when a send or poll found the ring full since the last time (txWanted), as Linux's TCP
+// wakes them: tcp_poll and a send that must wait for memory (sk_stream_wait_memory) set
+// SOCK_NOSPACE, and tcp_check_space calls the write-space callback only while it is set. Told
+// on every Pull instead, the Go runtime's netpoller, which watches every socket for EPOLLOUT
+// edge-triggered, woke up once per reply a server sent, to find no goroutine waiting to write
+// (README, Benchmarks). A datagram socket's are told on every Pull, as Linux's UDP wakes them
+// whenever a sent packet's memory is freed (sock_wfree, sock_def_write_space).
 func sockTxRoomMade(s *socket, head uint64, cpu int) {
-	if s.tx.head == head || !s.txWanted || !sockTxRoom(s) {
+	if s.tx.head == head || !sockTxRoom(s) || s.typ == sockStream && !s.txWanted {
 		return
 	}
 	s.txWanted = false

@@ -265,8 +265,8 @@ func nicSendFrames(buf, n uintptr) int64 {
 		sent++
 		off += netabi.FrameRecHdr + l
 	}
-	if n, ok := nic.dev.TxKickPrepare(); ok {
-		deferNotify(currentCPU(), n) // after the BKL (smp.go bklUnlock)
+	if kick, ok := nic.dev.TxKickPrepare(); ok {
+		deferNotify(currentCPU(), kick) // after the BKL (smp.go bklUnlock)
 	}
 	if sent == 0 {
 		return -EAGAIN

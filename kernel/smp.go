@@ -160,23 +160,25 @@ func bklHolder() int { return int(bkl.Load()) - 1 }
 // bklHeld reports whether core cpu holds the big kernel lock.
 func bklHeld(cpu int) bool { return bkl.Load() == uint32(cpu)+1 }
 
-// bklUnlock releases the big kernel lock, then sends the wake-up IPIs and the device
-// notification its holder deferred (platform.go WakeM, deferNotify). An IPI is a write to the
-// emulated local APIC's command register, a notification one to a virtio device's register:
-// each tens of µs under TCG when QEMU's own lock is busy, and the other cores need not wait for
-// the BKL meanwhile: the target core takes the IPI whenever it comes, halted or not, and a
-// thread it is to run is already on its queue; the device finds the buffers already published.
+// bklUnlock releases the big kernel lock, then sends the device notification and the wake-up
+// IPIs its holder deferred (deferNotify, platform.go WakeM). A notification is a write to a
+// virtio device's register, an IPI one to the emulated local APIC's command register: each tens
+// of µs under TCG when QEMU's own lock is busy, and the other cores need not wait for the BKL
+// meanwhile: the device finds the buffers already published, and the target core takes the IPI
+// whenever it comes, halted or not, a thread it is to run already on its queue. The holder's
+// trap has stopped its clock by now (trapBKLAs): these writes are outside the kernel-time
+// report (ktime) and the profile's kernel items.
 func bklUnlock() {
 	publishUnlockedView() // for the paths without the lock (wake_unlocked.go)
 	holder := int(bkl.Load()) - 1
 	bklSpaces.Store(0) // the section's user copies are done
 	bkl.Store(0)
 	if holder >= 0 {
-		sendDeferredWakes(holder)
 		if n := cpus[holder].notify; n != (virtio.Notifier{}) {
 			cpus[holder].notify = virtio.Notifier{}
-			n.Notify()
+			n.Notify() // first: the device's work is the longer
 		}
+		sendDeferredWakes(holder)
 	}
 }
 

@@ -73,7 +73,7 @@ type socket struct {
 	shutRd      bool // the program shut the socket for reading
 	shutWr      bool // ... for writing (the stack passes it on after the data)
 	rxWanted    bool // the stack found the receive ring full: EvRxSpace when there is room
-	txWanted    bool // a send or poll found the send ring full: epollOut when Pull makes room
+	txWanted    bool // stream: a send or poll found the send ring full: epollOut when Pull makes room
 	txQueued    bool // an EvTxReady is queued and not yet taken by the stack
 	rxShut      bool // SHUT_RD: Push is refused
 

@@ -63,7 +63,8 @@ const (
 //   - §2.7.14 (device side): used.idx is read before the used elements it covers (acquire); the
 //     elements themselves are read with atomic loads too, so each is read exactly once and the
 //     value validated is the value used;
-//   - the notify write (device memory, reg.go) follows the used.flags load, hence the publish.
+//   - the notify write (device memory, drivers/mmio) follows the used.flags load, hence the
+//     publish.
 //
 // A Queue is plain data, usable as a package-level variable; its methods do not allocate. Not
 // safe for concurrent use: one caller at a time (the kernel's BKL holder). Init is init-time; the
@@ -106,8 +107,8 @@ type QueueStats struct {
 	Stale       uint64 // used entries published before their head was (re-)posted: a duplicate
 	BadLen      uint64 // used entries whose len exceeded what the chain offered
 	IdxJump     uint64 // used.idx more than the queue size ahead (the queue is then broken)
-	Kicks       uint64 // Kick calls that published new entries
-	Notifies    uint64 // ... and wrote the notify register (the rest were suppressed)
+	Kicks       uint64 // Kick or KickPrepare calls that published new entries
+	Notifies    uint64 // ... and found a notification due (the rest were suppressed)
 }
 
 // Errors returns the sum of the device-error counters.

@@ -978,19 +978,22 @@ func sendCases() {
 	closeAll(u, x)
 }
 
-// epollOutCases: a stream socket's EPOLLOUT edge comes when room is made in a send buffer a send
-// (or poll) found full — tcp_poll's SOCK_NOSPACE, which sk_stream_write_space tests before it
-// wakes anyone — not whenever data sent leaves the buffer. An edge-triggered watcher of EPOLLOUT
-// alone (as the Go runtime's netpoller watches every socket) sees one event once connected, none
-// after a small send the peer has received, and one after filling the buffer and draining it.
+// epollOutCases: when an edge-triggered watcher of EPOLLOUT alone (as the Go runtime's
+// netpoller watches every socket) gets an edge. A stream socket's comes when room is made in a
+// send buffer a send (or poll) found full — tcp_poll and sk_stream_wait_memory set
+// SOCK_NOSPACE, which tcp_check_space tests before it wakes anyone — not whenever data sent
+// leaves the buffer: one event once connected, none after a small send the peer has received,
+// one after filling the buffer and draining it. A datagram socket's comes whenever a sent
+// packet's memory is freed (sock_wfree): one after a send the peer has received.
 func epollOutCases() {
-	c, s := tcpPair()
 	ep := mustFD(sys(sysEpollCreate1, 0))
-	ev := slot()
-	put32(ev, epollOut|epollET)
-	put64(ev+4, 7)
-	if _, e := sys(sysEpollCtl, ep, epollCtlAddS, c, ev); e != 0 {
-		fail("epoll_ctl: " + ename(e))
+	watch := func(fd uintptr) {
+		ev := slot()
+		put32(ev, epollOut|epollET)
+		put64(ev+4, uint64(fd))
+		if _, e := sys(sysEpollCtl, ep, epollCtlAddS, fd, ev); e != 0 {
+			fail("epoll_ctl: " + ename(e))
+		}
 	}
 	wait := func(ms uintptr) string {
 		r, e := sys(sysEpollPwait, ep, obuf(), 4, ms, 0, 8)
@@ -999,6 +1002,8 @@ func epollOutCases() {
 		}
 		return fmt.Sprintf("=%d", r)
 	}
+	c, s := tcpPair()
+	watch(c)
 	p("epoll_wait/EPOLLOUT|EPOLLET,stream,connected", wait(0))
 	send(c, 100)
 	mustWait(s, epollInS, "the data")
@@ -1028,7 +1033,16 @@ func epollOutCases() {
 	}
 	p("epoll_wait/EPOLLOUT|EPOLLET,stream,room-after-full", got)
 	drainSock(s)
-	closeAll(c, s, ep)
+	closeAll(c, s)
+
+	a, b := udpPair()
+	watch(a)
+	p("epoll_wait/EPOLLOUT|EPOLLET,dgram,new", wait(0))
+	send(a, 100)
+	mustWait(b, epollInS, "the datagram")
+	drainSock(b)
+	p("epoll_wait/EPOLLOUT|EPOLLET,dgram,after-send", wait(20))
+	closeAll(a, b, ep)
 }
 
 func recvCases() {
