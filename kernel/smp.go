@@ -47,6 +47,13 @@ import (
 // 1,014 to 196 and from 1,356 to 928 ms; tgkill took that run's BKL waits (profiled) from
 // 36–64 ms to 0–12 ms, its contended entries from 89–107 to 59–81.
 //
+// What a BKL section need not do inside it, it does after: the wake-up IPIs it owes and the
+// NIC's transmit notification go out once the lock is released (bklUnlock), since under TCG
+// each is a trap into QEMU that may wait for QEMU's own lock. The notification's move halved
+// an HTTP load's BKL waiting on 2 vCPUs and left its requests per second where they were: on a
+// 2-core host the waits moved to QEMU's lock (README, Benchmarks), as they did when the timer's
+// writes were tried outside the BKL (timer.go), which is why those stay inside.
+//
 // TLB shootdown (SDM Vol. 3A §4.10.5; the same idea on every architecture with per-core TLBs):
 // when mm removes or restricts a translation, every other core may still cache it. The BKL holder
 // asks each other core to flush (cpuState.flushReq), sends IPIFlush, and waits for every
