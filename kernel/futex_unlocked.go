@@ -24,7 +24,8 @@ import (
 //   - the futex word, read without the BKL, so that another core's munmap may unmap it
 //     meanwhile: the page tables are asked first whether the program itself may read it
 //     (mm PeekUserWord: not PROT_NONE, not a device page, not another process's or the
-//     kernel's data — LoadUser32 reads with the kernel's rights), then arch.LoadUser32 reads
+//     kernel's data — LoadUser32 reads with the kernel's rights; the thread remembers the last
+//     page that passed until a mapping changes: mm PeekUserWordRemembered), then arch.LoadUser32 reads
 //     it, and a fault is a failed read (an exception fixup, Linux's get_user). A word not
 //     mapped, not yet faulted in, or not the program's hands the call to the BKL path
 //     (sysFutex), which faults the page in or answers EFAULT — nothing has been done yet when
@@ -131,7 +132,9 @@ func futexUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 				deadline = nanotime() + ns
 			}
 		}
-		ok = ok && pt.PeekUserWord(addr) // what the program itself may read: not PROT_NONE, no device
+		// What the program itself may read: not PROT_NONE, no device; the page remembered
+		// while no mapping changed (a ping-pong's words stay on the same pages).
+		ok = ok && pt.PeekUserWordRemembered(addr, &t.futexCheck)
 		if ok {
 			cur, ok = arch.LoadUser32(addr)
 		}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"gmpos/kernel/arch"
+	"gmpos/kernel/mm"
 	"gmpos/sched"
 )
 
@@ -61,6 +62,10 @@ type Thread struct {
 	// CPU clocks (ptimer.go).
 	cpu    cpuTimes
 	cpuExp expiryCache
+
+	// futexCheck remembers the page of the last futex word the path without the BKL found
+	// readable (futex_unlocked.go, mm.PeekUserWordRemembered). The thread's own.
+	futexCheck mm.WordCheck
 
 	// runnableIn is the BKL section (bklSeq) that last made the thread runnable: until it
 	// ends, no core resumes the thread without the BKL (wake_unlocked.go). 0 when a path

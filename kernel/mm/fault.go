@@ -245,7 +245,8 @@ type checkedPage struct {
 }
 
 // tlbGen counts the TLB invalidations mm has made (hooks.go flushPage, flushAll), of any address
-// space; it starts at 1, so that a zero checkedPage matches nothing. mm lock.
+// space; it starts at 1, so that a zero checkedPage matches nothing. Changed under mm's lock
+// with atomic adds, read under it plainly, and without it atomically (WordCheck).
 var tlbGen uint64 = 1
 
 // has reports whether page was found usable for the access (write, or read) under the current

@@ -1,5 +1,7 @@
 package mm
 
+import "sync/atomic"
+
 // Hooks the kernel fills in at boot (before the Go runtime starts; they are
 // never reassigned afterwards, so reading them needs no synchronisation).
 // The instructions themselves live in kernel/arch/amd64; this package stays
@@ -67,7 +69,7 @@ func (as *AddressSpace) changeLeaves(start, end uintptr, change func(va, e uintp
 }
 
 func flushPage(root, va uintptr) {
-	tlbGen++
+	atomic.AddUint64(&tlbGen, 1) // read without the lock too (WordCheck)
 	if FlushTLB != nil {
 		FlushTLB(root, va)
 	}
@@ -80,7 +82,7 @@ func syncTLB() {
 }
 
 func flushAll(root uintptr) {
-	tlbGen++
+	atomic.AddUint64(&tlbGen, 1)
 	if FlushAll != nil {
 		FlushAll(root)
 	}

@@ -197,6 +197,52 @@ func TestPeekUserWord(t *testing.T) {
 	}
 }
 
+// TestPeekUserWordRemembered: the remembered page passes without a walk until a mapping changes
+// anywhere (tlbGen) — mprotect to PROT_NONE must fail the next check although the page stays
+// present — and is never a page with a kernel variable, nor another table's page.
+func TestPeekUserWordRemembered(t *testing.T) {
+	boot(t, testRAM)
+	const base = 0x3000_0000_0000
+	mustMmap(t, base, 2*PageSize, PROT_READ|PROT_WRITE, anon|MAP_FIXED)
+	access(&Space, base, true, 0x5a)
+	pt := Space.PT
+	var c WordCheck
+	if !pt.PeekUserWordRemembered(base+8, &c) || c.page != base || c.gen == 0 {
+		t.Fatalf("a readable word: not remembered (%+v)", c)
+	}
+	if !pt.PeekUserWordRemembered(base+PageSize-4, &c) || pt.PeekUserWordRemembered(base+2, &c) {
+		t.Error("the remembered page: an aligned word must pass, a misaligned one must not")
+	}
+	other := c
+	other.root++
+	if pt.PeekUserWordRemembered(base+PageSize, &other) {
+		t.Error("a page not faulted in passed (the remembered page is another one)")
+	}
+	if err := Space.Mprotect(base, PageSize, PROT_NONE); err != OK {
+		t.Fatal(err)
+	}
+	if pt.PeekUserWordRemembered(base+8, &c) {
+		t.Error("PROT_NONE: the remembered page still passes")
+	}
+	if err := Space.Mprotect(base, PageSize, PROT_READ); err != OK {
+		t.Fatal(err)
+	}
+	if !pt.PeekUserWordRemembered(base+8, &c) {
+		t.Error("readable again: the word does not pass")
+	}
+	gen := c.gen
+	access(&Space, base+PageSize, true, 1) // a fault adds a page: no invalidation
+	if !pt.PeekUserWordRemembered(base+8, &c) || c.gen != gen {
+		t.Error("a new page elsewhere made the remembered one stale")
+	}
+	if err := Space.Munmap(base, 2*PageSize); err != OK {
+		t.Fatal(err)
+	}
+	if pt.PeekUserWordRemembered(base+8, &c) {
+		t.Error("munmap: the remembered page still passes")
+	}
+}
+
 // TestPeekUserRange: the same check for a range (the signal frame's copies without the BKL):
 // every page must be present with the access, the range must end inside the user half without
 // wrapping, and an empty range passes.
