@@ -153,11 +153,19 @@ func (pt PageTable) Lookup(va uintptr) (pa uintptr, a Attr, ok bool) {
 // it (peek). A flag rather than the load function itself: the futex path
 // walks once per wait (PeekUserWord), and an indirect call per level, which
 // the compiler cannot inline, doubled the walk's instructions.
+//
+// A peek also applies the rights of the table entries above the leaf: a
+// child's table reaches the program's memory through entries that deny user
+// access below them (pteTableKernel, process.go), whose leaves still carry
+// AttrUser — the hardware walk ANDs the levels' rights, and so must a
+// check that stands in for it (the lock-free user checks below). Without
+// it, a child's futex wait without the BKL read the program's words.
 func (pt PageTable) lookup(va uintptr, peek bool) (pa uintptr, a Attr, ok bool) {
 	if !canonical(va) || pt.Root == 0 {
 		return 0, 0, false
 	}
 	table := pt.Root
+	userDenied := false
 	for level := levelTop; level >= level4K; level-- {
 		e := table + index(va, level)*8
 		var v PTE
@@ -175,7 +183,13 @@ func (pt PageTable) lookup(va uintptr, peek bool) (pa uintptr, a Attr, ok bool) 
 			if level != level4K {
 				a |= AttrHuge
 			}
+			if userDenied {
+				a &^= AttrUser
+			}
 			return v.Addr()&^(size-1) + va&(size-1), a, true
+		}
+		if peek && deniesUser(v) {
+			userDenied = true
 		}
 		table = v.Addr()
 	}
@@ -219,6 +233,15 @@ func (pt PageTable) PeekUserWord(va uintptr) bool {
 	}
 	_, a, ok := pt.lookup(va, true)
 	return ok && satisfies(a, false, false)
+}
+
+// deniesUser reports whether table entry v takes user access away from
+// everything below it: whether it has the bits that tell pteTableKernel's
+// entries from pteTable's (x86: no PTEUser; arm64: APTable[0], UXNTable),
+// whatever else the hardware set in it (x86's accessed bit).
+func deniesUser(v PTE) bool {
+	restrict := pteTable(v.Addr()) ^ pteTableKernel(v.Addr())
+	return (v^pteTable(v.Addr()))&restrict != 0
 }
 
 // WordCheck remembers the page of the last word PeekUserWordRemembered found

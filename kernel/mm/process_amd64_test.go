@@ -51,6 +51,19 @@ func TestProcessTable(t *testing.T) {
 	if _, _, ok := Kernel.Lookup(va); ok {
 		t.Error("the child's page is in the kernel's table")
 	}
+	// The lock-free user checks (the futex and signal paths without the BKL) walk as the
+	// hardware does: the program's page is reachable, not the child's to read.
+	if Space.PT.PeekUserWord(heap) == false || pt.PeekUserWord(heap) || pt.PeekUserRange(heap, 8, false) {
+		t.Errorf("PeekUserWord of the program's page: its table %v, the child's %v (want true, false)",
+			Space.PT.PeekUserWord(heap), pt.PeekUserWord(heap))
+	}
+	if !pt.PeekUserWord(va) {
+		t.Error("PeekUserWord of the child's own page through its table: false")
+	}
+	var c WordCheck // remembered through the program's table, then asked through the child's
+	if !Space.PT.PeekUserWordRemembered(heap, &c) || pt.PeekUserWordRemembered(heap, &c) {
+		t.Error("a page remembered through one table passed through another")
+	}
 	// The program's page, mapped before and after the child's table was made, is in it.
 	later := mustMmap(t, 0x5000_0000_0000, PageSize, rw, anon|MAP_FIXED)
 	access(&Space, later, true, 1)
