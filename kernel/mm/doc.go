@@ -289,7 +289,9 @@
 //   - PTE.attr: decode a leaf into Attr.
 //   - pteTable(pa): a valid, fully permissive table entry (rights are decided by the leaf).
 //   - pteTableKernel(pa): a valid table entry that denies user access below it (process.go;
-//     arm64: APTable[0] and UXNTable, since EL0 may execute what it cannot read).
+//     arm64: APTable[0] and UXNTable, since EL0 may execute what it cannot read). The bits
+//     that tell it from pteTable's are what the lock-free user checks (PeekUserWord) apply
+//     from the levels above a leaf (deniesUser), as the hardware walk does.
 //   - pteLeaf(pa, Attr): a valid last-level entry (arm64: page descriptor, AF=1, AttrIndx for normal or device memory).
 //   - pteBlock(pa, Attr): a valid 2 MiB leaf (arm64: level 2 block descriptor).
 //   - physLimit: one past the highest physical address an entry can hold.
