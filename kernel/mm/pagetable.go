@@ -240,8 +240,8 @@ func (pt PageTable) PeekUserWord(va uintptr) bool {
 // entries from pteTable's (x86: no PTEUser; arm64: APTable[0], UXNTable),
 // whatever else the hardware set in it (x86's accessed bit).
 func deniesUser(v PTE) bool {
-	restrict := pteTable(v.Addr()) ^ pteTableKernel(v.Addr())
-	return (v^pteTable(v.Addr()))&restrict != 0
+	open := pteTable(v.Addr())
+	return (v^open)&(open^pteTableKernel(v.Addr())) != 0
 }
 
 // WordCheck remembers the page of the last word PeekUserWordRemembered found

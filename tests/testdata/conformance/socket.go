@@ -1002,12 +1002,16 @@ func epollOutCases() {
 		}
 		return fmt.Sprintf("=%d", r)
 	}
+	// sent: 100 bytes from x, received and read at y.
+	sent := func(x, y uintptr) {
+		send(x, 100)
+		mustWait(y, epollInS, "the data")
+		drainSock(y)
+	}
 	c, s := tcpPair()
 	watch(c)
 	p("epoll_wait/EPOLLOUT|EPOLLET,stream,connected", wait(0))
-	send(c, 100)
-	mustWait(s, epollInS, "the data")
-	drainSock(s)
+	sent(c, s)
 	p("epoll_wait/EPOLLOUT|EPOLLET,stream,after-send", wait(20))
 	full := false
 	for i := 0; i < 100000 && !full; i++ {
@@ -1038,9 +1042,7 @@ func epollOutCases() {
 	a, b := udpPair()
 	watch(a)
 	p("epoll_wait/EPOLLOUT|EPOLLET,dgram,new", wait(0))
-	send(a, 100)
-	mustWait(b, epollInS, "the datagram")
-	drainSock(b)
+	sent(a, b)
 	p("epoll_wait/EPOLLOUT|EPOLLET,dgram,after-send", wait(20))
 	closeAll(a, b, ep)
 }
