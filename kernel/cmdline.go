@@ -51,6 +51,7 @@ type cmdState struct {
 	sleepBKL bool
 	faultBKL bool // faultbkl=1: page faults take the BKL too (fault_unlocked.go)
 	mmBKL    bool // mmbkl=1: mmap, munmap, mprotect and madvise take the BKL too (mm_unlocked.go)
+	conBKL   bool // conbkl=1: writes to the console take the BKL too (console_unlocked.go)
 	// lazytlb=0: TLB shootdowns interrupt idle cores too, as before lazy TLB (smp.go)
 	noLazyTLB bool
 	// netpoll=0: the network poller never looks at the devices (net_poller.go Waiters): frames
@@ -226,6 +227,8 @@ func parseCmdline(line []byte) {
 			cmd.faultBKL = r.n > 9 && b[9] == '1'
 		case hasPrefix(b, "mmbkl="):
 			cmd.mmBKL = r.n > 6 && b[6] == '1'
+		case hasPrefix(b, "conbkl="):
+			cmd.conBKL = r.n > 7 && b[7] == '1'
 		case hasPrefix(b, "netpoll="):
 			cmd.noNetPoll = r.n > 8 && b[8] == '0'
 		case hasPrefix(b, "lazytlb="):

@@ -3,7 +3,10 @@
 
 package kernel
 
-import "unsafe"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // Two levels, as in Linux (fs/file.c, include/linux/fs.h):
 //
@@ -196,7 +199,7 @@ func newFile(kind fileKind, flags uint32, priv uint64) int {
 func installFD(fi int, min int, cloexec bool) int64 {
 	for fd := min; fd < fdLimit(); fd++ {
 		if fds()[fd].file == 0 {
-			fds()[fd] = fdSlot{file: int16(fi + 1), cloexec: cloexec}
+			setFD(fds(), fd, fdSlot{file: int16(fi + 1), cloexec: cloexec})
 			return int64(fd)
 		}
 	}
@@ -223,7 +226,7 @@ func closeFD(fd int32) int64 {
 	if f == nil {
 		return -EBADF
 	}
-	fds()[fd] = fdSlot{}
+	setFD(fds(), int(fd), fdSlot{})
 	putFile(fi)
 	return 0
 }
@@ -236,7 +239,25 @@ func putFile(fi int) {
 	}
 	epollForget(fi) // epoll items watching it go away with the file (Linux: eventpoll_release)
 	kinds[f.kind].release(f)
+	fdSeq.Add(1) // a reader without the BKL may have found f through an fd that named it
 	*f = file{}
+	fdSeq.Add(1)
+}
+
+// fdSeq is the sequence count of the fd tables' slots and of the open files' identity (Linux
+// reads its fd tables under RCU; this is the seqlock counterpart, as the dispositions have
+// theirs: signal.go). Odd while a BKL section changes a slot (setFD) or frees an open file
+// (putFile); the BKL orders those writers. A reader without the BKL (console_unlocked.go
+// fdPeek) reads it, then the slot and the file, then — after a fence — reads it again, and
+// trusts what it read only if both reads were the same even count.
+var fdSeq atomic.Uint32
+
+// setFD stores slot s as fd of table tab. Every change of a slot goes through here (the cloexec
+// flag alone excepted, which no reader without the BKL looks at). Under the BKL.
+func setFD(tab *[maxFDs]fdSlot, fd int, s fdSlot) {
+	fdSeq.Add(1)
+	tab[fd] = s
+	fdSeq.Add(1)
 }
 
 // fileNotify tells the file's watchers that its readiness may have changed to events: epoll

@@ -111,12 +111,13 @@ func sysPipe2(fds uintptr, flags int32) int64 {
 	wfd := int64(-EMFILE)
 	if rfd >= 0 {
 		if wfd = installFD(wfi, 0, cloexec); wfd < 0 {
-			cur().fds[rfd] = fdSlot{}
+			setFD(&cur().fds, int(rfd), fdSlot{})
 		}
 	}
 	if rfd < 0 || wfd < 0 || !userRange(fds, 8, true) {
 		if rfd >= 0 && wfd >= 0 {
-			cur().fds[rfd], cur().fds[wfd] = fdSlot{}, fdSlot{}
+			setFD(&cur().fds, int(rfd), fdSlot{})
+			setFD(&cur().fds, int(wfd), fdSlot{})
 		}
 		putFile(rfi)
 		putFile(wfi)

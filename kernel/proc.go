@@ -303,7 +303,7 @@ func procDied(k int, cpu int) {
 	p.state = procZombie
 	for fd := range p.fds {
 		if fi := p.fds[fd].file; fi != 0 {
-			p.fds[fd] = fdSlot{}
+			setFD(&p.fds, fd, fdSlot{})
 			putFile(int(fi) - 1)
 		}
 	}

@@ -31,8 +31,9 @@ type spinLock struct {
 
 // Ranks of the kernel's locks, outermost first.
 const (
-	rankBKL   = 1 // smp.go
-	rankFutex = 2 // futex.go futexQ
+	rankBKL     = 1 // smp.go
+	rankFutex   = 2 // futex.go futexQ
+	rankConsole = 3 // vconsole.go vconLock
 )
 
 // lockRanks is, per core, the set of ranks the core holds (bit r: rank r). Owned by the core.
@@ -55,6 +56,33 @@ func (l *spinLock) lock(cpu int) {
 	}
 	lockRanks[cpu] |= 1 << l.rank
 }
+
+// lockWithin is lock for a caller that must not wait long and may hold any lock, or none it
+// can name: the kernel's own text (klog.go, the fault report). It spins at most ns
+// nanoseconds, acknowledging shootdowns as lock does, and reports whether it took l. No rank
+// check: a wait that ends cannot deadlock. false at once if this core holds l already (a fault
+// inside the section the text would have to wait for).
+func (l *spinLock) lockWithin(cpu int, ns int64) bool {
+	me := uint32(cpu) + 1
+	if l.v.Load() == me {
+		return false
+	}
+	deadline := int64(0)
+	for !l.v.CompareAndSwap(0, me) {
+		if deadline == 0 {
+			deadline = nanotime() + ns
+		} else if nanotime() > deadline {
+			return false
+		}
+		ackFlush(cpu)
+		arch.Pause()
+	}
+	lockRanks[cpu] |= 1 << l.rank
+	return true
+}
+
+// heldBy reports whether core cpu holds l.
+func (l *spinLock) heldBy(cpu int) bool { return l.v.Load() == uint32(cpu)+1 }
 
 // unlock releases l, which core cpu holds.
 func (l *spinLock) unlock(cpu int) {

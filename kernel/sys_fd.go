@@ -364,10 +364,10 @@ func sysDup3(oldfd, newfd int32, flags int32) int64 {
 	}
 	f.refs++
 	if _, old := fdFile(newfd); old >= 0 {
-		fds()[newfd] = fdSlot{}
+		setFD(fds(), int(newfd), fdSlot{})
 		putFile(old)
 	}
-	fds()[newfd] = fdSlot{file: int16(fi + 1), cloexec: flags&oCloexec != 0}
+	setFD(fds(), int(newfd), fdSlot{file: int16(fi + 1), cloexec: flags&oCloexec != 0})
 	return int64(newfd)
 }
 

@@ -485,6 +485,10 @@ var stats struct {
 	unlockedKicks                    uint64 // wake-up IPIs to a running core (kickUnlocked)
 	unlockedSelf                     uint64 // getpid and gettid without the BKL (self_unlocked.go)
 
+	// Console writes without the BKL (console_unlocked.go), atomic: written without it; tried
+	// and handed to the BKL's sysWrite (not a console fd, a buffer to fault in, a full ring).
+	unlockedConsole, consoleFallbacks uint64
+
 	// System calls without the BKL (futex_unlocked.go), atomic: futex calls done without it,
 	// and of them the waits with a timeout; futex calls it began and handed to the BKL (the
 	// word or the timespec could not be read, or the timespec is invalid); threads a core had

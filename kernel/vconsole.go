@@ -33,7 +33,10 @@ import (
 // fault inside this code, or a second one while reporting, takes the device out of use so that
 // the report reaches the UART (vconFault).
 //
-// Everything here is protected by the BKL; vconsoleInit runs at boot.
+// The device is vconLock's (below): a write(2) takes it with the BKL or without it
+// (console_unlocked.go), kernel text from any core takes it for a bounded time, the interrupt
+// under the BKL. vcon.up, vcon.stalled and vcon.fault are set once, by whoever finds the device
+// gone or a fault begun, and read without the lock; vconsoleInit runs at boot.
 
 const (
 	vconRing     = 512 << 10 // how far the program may get ahead of the host before a writer parks
@@ -51,10 +54,17 @@ var vcon struct {
 	dev     vconsole.Device
 	line    int
 	waiting bool // a writer found the ring full: the completion interrupt wakes the console's writers
-	busy    bool // the BKL holder is inside the driver: a fault here must not re-enter it
 	fault   bool // a kernel fault report has begun
 	stalled bool // a poll for the host gave up (vconFlushNS): kernel text takes the UART now
 }
+
+// vconLock serialises the device: the driver's ring and queues (vcon.dev) and vcon.waiting.
+// Every writer takes it — a write(2) with or without the BKL, the interrupt, kernel
+// text (for at most vconKernelWait) — for a whole write, so that one write's bytes stay
+// together in the stream, as a tty's atomic_write_lock keeps them (Linux drivers/tty/tty_io.c).
+// A leaf: nothing is taken inside it but mm's lock, when the BKL's write faults a page of the
+// buffer in (userRange). Held for up to a vconMaxWrite copy, longer than the other spin locks.
+var vconLock = spinLock{rank: rankConsole, name: "the console"}
 
 // vconsoleInit finds and opens the virtio console: the first virtio console function of the bus
 // (pciScan), its port console.Port. Boot, after pciScan.
@@ -116,10 +126,11 @@ func vconBuffer(n int) (uintptr, uint64, bool) {
 	return mm.PhysToVirt(pa), uint64(pa), true
 }
 
-// vconWrite is a console file's write on channel ch with the device up: it copies what the ring
-// takes (at most vconMaxWrite) and returns that count; -EAGAIN if the ring is full, after
-// asking for the completion interrupt (the caller parks, sysWrite); -EFAULT if the first byte
-// cannot be read. As the UART path, it stops at the first consolePiece it cannot read.
+// vconWrite is a console file's write on channel ch with the device up, under the BKL: it
+// copies what the ring takes (at most vconMaxWrite) and returns that count; -EAGAIN if the ring
+// is full, after asking for the completion interrupt (the caller parks, sysWrite); -EFAULT if
+// the first byte cannot be read. As the UART path, it stops at the first consolePiece it cannot
+// read. The same write without the BKL is console_unlocked.go's.
 //
 // Each round that finds the ring full and completions already waiting consumes them all, and
 // the device completes no more descriptors than were posted: an honest device ends the loop
@@ -129,8 +140,9 @@ func vconWrite(ch int, buf, n uintptr) int64 {
 	if n == 0 {
 		return 0
 	}
+	cpu := arch.Current().ID()
 	for tries := 0; tries < 2*virtio.MaxQueueSize; tries++ {
-		vcon.busy = true
+		vconLock.lock(cpu)
 		vcon.dev.Reap()
 		done, fault := uintptr(0), false
 		for done < n {
@@ -146,65 +158,75 @@ func vconWrite(ch int, buf, n uintptr) int64 {
 			}
 		}
 		vcon.dev.Submit()
-		vcon.busy = false
+		open := vcon.dev.Open()
+		full := done == 0 && !fault && open && vconWaitForSpace()
+		vconLock.unlock(cpu)
 		switch {
 		case done > 0:
 			return int64(done)
 		case fault:
 			return -EFAULT
-		case !vcon.dev.Open():
+		case !open:
 			vconDown()
 			return uartWrite(ch, buf, n)
-		}
-		// Full. Ask for the interrupt; completions that came before it was on raise none, so
-		// take those now and try again.
-		if !vconWaitForSpace() {
+		case !full:
 			return -EAGAIN
 		}
+		// Full, and completions came before the interrupt was on, which raise none: take
+		// those and try again.
 	}
 	return -EAGAIN
 }
 
 // vconWaitForSpace records that a writer waits and turns the completion interrupt on; true if
-// completions were already waiting (the caller reaps and tries again).
+// completions were already waiting (the caller reaps and tries again). vconLock.
 func vconWaitForSpace() bool {
 	vcon.waiting = true
 	return vcon.dev.EnableInterrupts()
 }
 
 // vconWritable is the console files' output readiness (poll, epoll): room in the ring. Not
-// writable also arms the interrupt that will say when it is (fileNotify).
+// writable also arms the interrupt that will say when it is (fileNotify). Under the BKL.
 func vconWritable() bool {
-	vcon.busy = true
+	cpu := arch.Current().ID()
+	vconLock.lock(cpu)
 	vcon.dev.Reap()
 	ok := vcon.dev.Space() > vconsole.RecordHeader
 	if !ok && vconWaitForSpace() {
 		vcon.dev.Reap()
 		ok = vcon.dev.Space() > vconsole.RecordHeader
 	}
-	vcon.busy = false
+	vconLock.unlock(cpu)
 	return ok
 }
 
 // vconIRQ is the device's interrupt: transmit completions (while a writer waits) and control
-// messages. Interrupt context: take the completions and, once a quarter of the ring is free,
-// turn the completion interrupt off and wake the console's writers.
+// messages. Interrupt context, under the BKL: take the completions and, once a quarter of the
+// ring is free, turn the completion interrupt off and wake the console's writers. The waiting
+// writers parked under the BKL (sysWrite), so none can be on its way to a wait while this runs;
+// writers without it never wait (console_unlocked.go).
 func vconIRQ(line int, cpu int) {
-	vcon.busy = true
+	vconLock.lock(cpu)
 	vcon.dev.Poll()
-	vcon.busy = false
-	if !vcon.dev.Open() {
+	open := vcon.dev.Open()
+	wake := false
+	switch {
+	case !vcon.waiting:
+		vcon.dev.DisableInterrupts()
+	case open && vcon.up && vcon.dev.Space() < vconWake && !vcon.dev.Idle():
+		// keep waiting: a writer woken now would fill the ring with one more piece
+	default:
+		vcon.waiting = false
+		vcon.dev.DisableInterrupts()
+		wake = true
+	}
+	vconLock.unlock(cpu)
+	if !open {
 		vconDown()
 	}
-	if !vcon.waiting {
-		vcon.dev.DisableInterrupts()
+	if !wake {
 		return
 	}
-	if vcon.up && vcon.dev.Space() < vconWake && !vcon.dev.Idle() {
-		return // keep waiting: a writer woken now would fill the ring with one more piece
-	}
-	vcon.waiting = false
-	vcon.dev.DisableInterrupts()
 	for i := range files {
 		if files[i].kind == kindConsole && files[i].priv != consoleStdin {
 			fileNotify(i, epollOut, cpu)
@@ -213,7 +235,7 @@ func vconIRQ(line int, cpu int) {
 }
 
 // vconDown takes the device out of use (its host side closed, or the port went away): output
-// goes to the UARTs from now on.
+// goes to the UARTs from now on. Not inside vconLock: it logs.
 func vconDown() {
 	if vcon.up {
 		vcon.up = false
@@ -221,26 +243,27 @@ func vconDown() {
 	}
 }
 
-// vconMine reports whether this core may use the device outside the system calls: when it holds
-// the BKL, or at boot (one core runs the kernel), and is not inside the driver already.
-func vconMine() bool {
-	if !vcon.up || vcon.busy || vcon.stalled {
-		return false
-	}
-	held := bkl.Load()
-	return held == uint32(arch.Current().ID())+1 || held == 0 && !smpGo.Load()
+// vconKernelWait bounds how long kernel text waits for another core's console write: a whole
+// vconMaxWrite takes 0.6-0.7 ms under TCG, and a vCPU descheduled by the host holds it longer.
+const vconKernelWait = 50_000_000
+
+// vconTake takes vconLock for kernel text on this core, if the device is in use for it and the
+// lock comes within vconKernelWait; false means the UART (a fault inside the driver, on this
+// core, holds the lock already).
+func vconTake(cpu int) bool {
+	return vcon.up && !vcon.stalled && vconLock.lockWithin(cpu, vconKernelWait)
 }
 
 // vconKernelWrite sends kernel text (for stdout or stderr) through the device by polling, when
-// this core may use it, and returns what it could not send (all of p when it may not): the
-// caller writes that to the UART. Any context, interrupts off. A host that has not made room for
-// vconFlushNS stalls the device for kernel text: the rest of a fault report must not wait that
-// long again for each of its lines.
+// this core can take it (vconTake), and returns what it could not send (all of p when it may
+// not): the caller writes that to the UART. Any context, interrupts off. A host that has not
+// made room for vconFlushNS stalls the device for kernel text: the rest of a fault report must
+// not wait that long again for each of its lines.
 func vconKernelWrite(ch int, p []byte) []byte {
-	if !vconMine() {
+	cpu := arch.Current().ID()
+	if !vconTake(cpu) {
 		return p
 	}
-	vcon.busy = true
 	deadline := int64(0)
 	for len(p) > 0 && vcon.dev.Open() {
 		vcon.dev.Reap()
@@ -257,24 +280,27 @@ func vconKernelWrite(ch int, p []byte) []byte {
 			arch.Pause()
 		}
 	}
-	vcon.busy = false
+	vconLock.unlock(cpu)
 	return p
 }
 
 // vconFlush waits until the device has taken every byte written, or vconFlushNS has passed:
 // before the machine stops (kbuf.record). Any context, interrupts off.
 func vconFlush() {
-	if !vconMine() || vcon.dev.Idle() {
+	cpu := arch.Current().ID()
+	if !vconTake(cpu) {
 		return
 	}
-	vcon.busy = true
 	for deadline := nanotime() + vconFlushNS; !vcon.dev.Idle() && vcon.dev.Open() && nanotime() < deadline; {
 		vcon.dev.Reap()
 		arch.Pause()
 	}
-	vcon.busy = false
-	if q := vcon.dev.Queued(); q > 0 {
+	q := vcon.dev.Queued()
+	if q > 0 {
 		vcon.stalled = true
+	}
+	vconLock.unlock(cpu)
+	if q > 0 {
 		var k kbuf
 		k.s("log virtio-console: ").d(int64(q)).s(" bytes of output not taken by the host in ").
 			d(vconFlushNS / 1_000_000_000).s(" s: lost").record()
@@ -285,7 +311,7 @@ func vconFlush() {
 // a second fault during the report (the first may have faulted writing through the device),
 // takes the device out of use, so that the report reaches the UART.
 func vconFault() {
-	if vcon.busy || vcon.fault {
+	if vconLock.heldBy(arch.Current().ID()) || vcon.fault {
 		vcon.up = false
 	}
 	vcon.fault = true

@@ -28,6 +28,7 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&epolls)), unsafe.Sizeof(epolls))
 	add(uintptr(unsafe.Pointer(&execArgs)), unsafe.Sizeof(execArgs))
 	add(uintptr(unsafe.Pointer(&execHdr)), unsafe.Sizeof(execHdr))
+	add(uintptr(unsafe.Pointer(&fdSeq)), unsafe.Sizeof(fdSeq))
 	add(uintptr(unsafe.Pointer(&files)), unsafe.Sizeof(files))
 	add(uintptr(unsafe.Pointer(&flushEvery)), unsafe.Sizeof(flushEvery))
 	add(uintptr(unsafe.Pointer(&flushMask)), unsafe.Sizeof(flushMask))
@@ -115,6 +116,7 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&unlockedView)), unsafe.Sizeof(unlockedView))
 	add(uintptr(unsafe.Pointer(&uspace)), unsafe.Sizeof(uspace))
 	add(uintptr(unsafe.Pointer(&vcon)), unsafe.Sizeof(vcon))
+	add(uintptr(unsafe.Pointer(&vconLock)), unsafe.Sizeof(vconLock))
 	add(uintptr(unsafe.Pointer(&vdsoState)), unsafe.Sizeof(vdsoState))
 	add(uintptr(unsafe.Pointer(&waiters)), unsafe.Sizeof(waiters))
 }

@@ -14,7 +14,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -387,4 +389,91 @@ func (w *slowWriter) Write(p []byte) (int, error) {
 		w.b.Write(p[off:min(len(p), off+64<<10)])
 	}
 	return len(p), nil
+}
+
+// TestGuestConsoleWriters has four threads write lines to stdout and stderr at once, with
+// write(2) itself, every 16th line 20 KiB: every line must arrive whole, once, in its writer's
+// order — the console's writes run on several cores at once without the BKL
+// (kernel/console_unlocked.go), and only the console's lock keeps one write's bytes together.
+// Then two threads write lines to fd 10 while a third keeps pointing fd 10 at a pipe and back
+// at stdout (dup3): a write without the BKL finds its file under the fd tables' sequence count,
+// and every line must land whole in one place or the other. The kernel's counters say the
+// writes took the path without the BKL.
+func TestGuestConsoleWriters(t *testing.T) {
+	skipWithoutPCIDevices(t, opts{}) // the UARTs are the BKL's: nothing to test there
+	const n = 300
+	g := boot(t, pkg("bigout"), opts{args: []string{"writers", fmt.Sprint(n)}, kopts: []string{"klog=1"}})
+	g.wantCode(t, 0)
+	out, rest, _ := strings.Cut(g.stdout, "\nr")
+	checkWriterLines(t, "stdout", out+"\n", "w", []int{0, 2}, n)
+	checkWriterLines(t, "stderr", strings.TrimSuffix(g.stderr, lastLine(g.stderr)), "w", []int{1, 3}, n)
+	var writes, pipeLines int
+	if _, err := fmt.Sscanf(lastLine(g.stderr), "redirect writes %d pipe-lines %d", &writes, &pipeLines); err != nil {
+		g.dump(t)
+		t.Fatalf("no redirect summary on stderr: %v", err)
+	}
+	console := 0
+	if rest != "" {
+		for _, l := range strings.SplitAfter("r"+rest, "\n") {
+			if l == "" {
+				continue
+			}
+			if !regexp.MustCompile(`^r[01] \d{6} [a-z]+\n$`).MatchString(l) {
+				t.Fatalf("stdout has a broken line among fd 10's: %.80q", l)
+			}
+			console++
+		}
+	}
+	if writes != 2*n || console+pipeLines != writes {
+		t.Fatalf("fd 10: %d writes succeeded (want %d); %d lines reached stdout and %d the pipe", writes, 2*n, console, pipeLines)
+	}
+	t.Logf("fd 10: %d lines on stdout, %d in the pipe", console, pipeLines)
+	if native() {
+		return
+	}
+	unlocked, fallbacks := klogCounter(t, g.log, "unlocked-console"), klogCounter(t, g.log, "console-fallbacks")
+	t.Logf("console writes without the BKL %d, handed to it %d, contended %d", unlocked, fallbacks, klogCounter(t, g.log, "console-contended"))
+	if unlocked < n {
+		t.Fatalf("only %d of the %d console writes ran without the BKL", unlocked, 4*n)
+	}
+}
+
+// checkWriterLines checks that s holds exactly the lines of the given writers (testdata/bigout
+// writerLine), each writer's in order, interleaved in any way.
+func checkWriterLines(t *testing.T, name, s, prefix string, writers []int, n int) {
+	t.Helper()
+	next := map[int]int{}
+	for i, l := range strings.SplitAfter(s, "\n") {
+		if l == "" {
+			continue
+		}
+		var w, seq int
+		if _, err := fmt.Sscanf(l, prefix+"%d %d", &w, &seq); err != nil || !slices.Contains(writers, w) {
+			t.Fatalf("%s line %d is not a writer's: %.80q", name, i, l)
+		}
+		if seq != next[w] || l != writerLine(prefix, w, seq) {
+			t.Fatalf("%s line %d: writer %d's line %d (%d bytes), expected its line %d whole: %.80q", name, i, w, seq, len(l), next[w], l)
+		}
+		next[w]++
+	}
+	for _, w := range writers {
+		if next[w] != n {
+			t.Fatalf("%s has %d of writer %d's %d lines", name, next[w], w, n)
+		}
+	}
+}
+
+// writerLine is testdata/bigout's line seq of writer w.
+func writerLine(prefix string, w, seq int) string {
+	n := 40 + seq%23
+	if seq%16 == 15 {
+		n = 20 << 10
+	}
+	return fmt.Sprintf("%s%d %06d %s\n", prefix, w, seq, strings.Repeat(string(rune('a'+(w*7+seq)%26)), n))
+}
+
+// lastLine is s's last line, with its newline.
+func lastLine(s string) string {
+	i := strings.LastIndexByte(strings.TrimSuffix(s, "\n"), '\n')
+	return s[i+1:]
 }

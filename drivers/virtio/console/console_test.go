@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"testing"
 
 	"gmpos/drivers/virtio"
@@ -380,6 +381,75 @@ func TestLargeWrite(t *testing.T) {
 	d.Reap()
 	if out, _ := decode(t, r.stream); !bytes.Equal(out[2], big) || !d.Idle() {
 		t.Fatal("wrapped stream differs")
+	}
+}
+
+// WriteFrom takes a stretch its fill cannot copy back whole: a new record's header with it, or
+// the bytes a continued record would have had, or — at the ring's end — both stretches of a
+// wrapped copy; what was written before stays, and later writes carry on as if the failed one
+// had never been tried.
+func TestWriteFromFails(t *testing.T) {
+	const size = 8 << 10
+	r := openRig(t, size, 128)
+	d := r.d
+	var want1, want2 []byte
+	write := func(ch uint8, s string, failAfter int) int {
+		calls := 0
+		src := []byte(s)
+		n := d.WriteFrom(ch, len(src), func(dst []byte) bool {
+			if calls++; calls > failAfter {
+				copy(dst, bytes.Repeat([]byte{'!'}, len(dst))) // what a fault may leave behind
+				return false
+			}
+			src = src[copy(dst, src):]
+			return true
+		})
+		return n
+	}
+	if n := write(1, "kept\n", 1); n != 5 {
+		t.Fatalf("took %d", n)
+	}
+	want1 = append(want1, "kept\n"...)
+	if n := write(1, "lost\n", 0); n != 0 { // the open record's continuation, taken back
+		t.Fatalf("a failed fill took %d", n)
+	}
+	if n := write(2, "lost too\n", 0); n != 0 { // a new record, its header taken back
+		t.Fatalf("a failed fill took %d", n)
+	}
+	if n := write(1, "more\n", 1); n != 5 { // continues the first record
+		t.Fatalf("took %d", n)
+	}
+	want1 = append(want1, "more\n"...)
+	d.Submit()
+	// Near the end of the ring: a write that wraps fails in its second stretch, after the
+	// first was filled; then one that succeeds across the same wrap.
+	r.take(t, 100, true)
+	d.Reap()
+	pad := strings.Repeat("p", size-2*RecordHeader-len(want1)-100)
+	if n := write(2, pad, 1); n != len(pad) {
+		t.Fatalf("took %d", n)
+	}
+	want2 = append(want2, pad...)
+	d.Submit()
+	r.take(t, 100, true)
+	d.Reap()
+	wrap := strings.Repeat("w", 300)
+	if n := write(1, wrap, 1); n != 0 {
+		t.Fatalf("a wrapped write whose second stretch failed took %d", n)
+	}
+	if n := write(1, wrap, 2); n != len(wrap) {
+		t.Fatalf("took %d", n)
+	}
+	want1 = append(want1, wrap...)
+	d.Submit()
+	r.take(t, 100, true)
+	d.Reap()
+	out, recs := decode(t, r.stream)
+	if !bytes.Equal(out[1], want1) || !bytes.Equal(out[2], want2) || recs != 3 || !d.Idle() {
+		t.Fatalf("%d records; channel 1 %q, channel 2 %d bytes (want %d)", recs, out[1], len(out[2]), len(want2))
+	}
+	if st := d.Stats(); st.Records != 3 || st.Bytes != uint64(len(want1)+len(want2)) {
+		t.Fatalf("stats %+v", st)
 	}
 }
 

@@ -20,15 +20,18 @@ type ring struct {
 
 	head, sent, done uint64
 
-	// The last record, while it is still only ours ([sent, head)): a write on its channel
-	// continues it.
+	rec // the last record, while it is still only ours ([sent, head)): a write on its channel continues it
+
+	chunks      [ringSlots]chunk
+	first, next uint32
+}
+
+// rec is the ring's last record while it is still only the driver's.
+type rec struct {
 	recOpen bool
 	recCh   uint8
 	recAt   uint64 // its header's position
 	recLen  uint32
-
-	chunks      [ringSlots]chunk
-	first, next uint32
 }
 
 // chunk is one descriptor's worth of the stream.
@@ -51,38 +54,58 @@ func (d *Device) Queued() int { return int(d.out.head - d.out.done) }
 // bytes it took: all of them, or as many as the ring has room for (0 if it is full or the port
 // is not Open). Nothing reaches the device before Submit.
 func (d *Device) Write(ch uint8, p []byte) int {
+	off := 0 // an index, not a re-sliced p: storing a slice through the closure would be a write
+	// barrier, which trap and interrupt context must not have (doc.go)
+	return d.WriteFrom(ch, len(p), func(dst []byte) bool {
+		off += copy(dst, p[off:])
+		return true
+	})
+}
+
+// WriteFrom is Write for n bytes the caller copies into the ring itself, from memory that may
+// fail to read (a user buffer another core may unmap): fill is called for each stretch of ring
+// in turn and copies the next len(dst) bytes there, reporting whether it could. A stretch fill
+// could not fill is taken back whole — the stream and the open record are as they were before
+// it — and the write ends with the bytes before it. Returns how many bytes it took.
+func (d *Device) WriteFrom(ch uint8, n int, fill func(dst []byte) bool) int {
 	if !d.Open() || ch == 0 {
 		return 0
 	}
 	r := &d.out
-	n := 0
-	for n < len(p) {
+	done := 0
+	for done < n {
 		free := r.size - (r.head - r.done)
+		was := r.rec // the open record as it is, to take a failed stretch back
+		head := r.head
+		var c uint64
 		if r.recOpen && r.recCh == ch && r.recLen < MaxRecord {
-			c := min(uint64(len(p)-n), uint64(MaxRecord-r.recLen), free)
+			c = min(uint64(n-done), uint64(MaxRecord-r.recLen), free) // the open record goes on
 			if c == 0 {
 				break
 			}
-			r.put(p[n : n+int(c)])
-			r.recLen += uint32(c)
-			r.putAt(r.recAt+1, byte(r.recLen))
-			r.putAt(r.recAt+2, byte(r.recLen>>8))
-			n += int(c)
-			continue
+		} else {
+			if free <= RecordHeader {
+				break
+			}
+			c = min(uint64(n-done), MaxRecord, free-RecordHeader)
+			hdr := [RecordHeader]byte{ch} // its length is written below
+			r.put(hdr[:])
+			r.rec = rec{recOpen: true, recCh: ch, recAt: head}
 		}
-		if free <= RecordHeader {
+		if !r.fill(c, fill) {
+			r.head, r.rec = head, was
 			break
 		}
-		c := min(uint64(len(p)-n), MaxRecord, free-RecordHeader)
-		r.recOpen, r.recCh, r.recAt, r.recLen = true, ch, r.head, uint32(c)
-		hdr := [RecordHeader]byte{ch, byte(c), byte(c >> 8)}
-		r.put(hdr[:])
-		r.put(p[n : n+int(c)])
-		n += int(c)
-		d.st.Records++
+		if r.recAt != was.recAt || !was.recOpen {
+			d.st.Records++
+		}
+		r.recLen += uint32(c)
+		r.putAt(r.recAt+1, byte(r.recLen))
+		r.putAt(r.recAt+2, byte(r.recLen>>8))
+		done += int(c)
 	}
-	d.st.Bytes += uint64(n)
-	return n
+	d.st.Bytes += uint64(done)
+	return done
 }
 
 // Submit hands the device what Write appended and notifies it. Bytes that find no free
@@ -155,6 +178,21 @@ func (r *ring) put(b []byte) {
 		b = b[c:]
 		r.head += c
 	}
+}
+
+// fill appends c bytes at head, wrapping, copied by f (WriteFrom); false, with head wherever
+// it got to, if f could not.
+func (r *ring) fill(c uint64, f func(dst []byte) bool) bool {
+	for c > 0 {
+		at := r.head % r.size
+		k := min(c, r.size-at)
+		if !f(bytesAt(r.virt+uintptr(at), int(k))) {
+			return false
+		}
+		r.head += k
+		c -= k
+	}
+	return true
 }
 
 // putAt rewrites the byte at stream position pos (in [sent, head): not the device's yet).

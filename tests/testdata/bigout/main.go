@@ -7,6 +7,11 @@
 //	                at a time; then, on stderr, the longest and the median sleep
 //	fault MB        write MB megabytes to stderr, then make the gmpos kernel fault (its
 //	                gmpos_info system call, request 3): its report must follow them
+//	writers N       4 threads write N lines each at once, with write(2) itself (os.File would
+//	                serialise them), 2 on stdout and 2 on stderr; every 16th line is 20 KiB
+//	                (writers.go says the format). Then 2 threads write N lines each to fd 10
+//	                while a third points fd 10 at a pipe and back at stdout again and again
+//	                (dup3); on stderr, how many writes succeeded and how many lines the pipe got
 //
 // The data is a fixed pseudo-random MiB, each 64 KiB of it preceded by its index, so that a
 // lost, doubled or reordered piece changes the hash (pattern returns it).
@@ -58,6 +63,9 @@ func main() {
 		sort.Slice(sleeps, func(i, j int) bool { return sleeps[i] < sleeps[j] })
 		fmt.Fprintf(os.Stderr, "sleep worst %.1f ms median %.1f ms n %d; write %d bytes write-mbps %.1f\n",
 			ms(sleeps[len(sleeps)-1]), ms(sleeps[len(sleeps)/2]), len(sleeps), total, mbps(total, took))
+	case "writers":
+		writers(n)
+		redirect(n)
 	case "fault":
 		write(os.Stderr, int64(n)*1e6, nil)
 		syscall.Syscall(0x6d70, 3, 0, 0) // gmpos_info(infoFault, read an unmapped address)
