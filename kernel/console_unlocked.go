@@ -56,14 +56,14 @@ func consoleUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 	gp := cpus[cpu].cur
 	t := &threads[gp]
 	_, a := syscallArgs(f)
-	buf, count := uintptr(a[1]), min(uintptr(a[2]), maxRWCount, vconMaxWrite)
+	buf, count := uintptr(a[1]), uintptr(a[2])
 	ch, ok := fdPeekConsole(procOf(t), int32(a[0]))
-	if !ok || count == 0 || !accessOK(buf, count) {
+	if !ok || count == 0 || !accessOK(buf, count) { // the whole count, as sysWrite checks it
 		atomic.AddUint64(&stats.consoleFallbacks, 1)
 		return trapBKL(f, arch.TrapSyscall, n, cpu, t0)
 	}
 	b := ktimeBucket(f, arch.TrapSyscall) // before the result: on amd64 it replaces the number
-	done := vconWriteUnlocked(ch, buf, count, cpu)
+	done := vconWriteUnlocked(ch, buf, min(count, vconMaxWrite), cpu)
 	if done == 0 {
 		atomic.AddUint64(&stats.consoleFallbacks, 1)
 		return trapBKL(f, arch.TrapSyscall, n, cpu, t0)

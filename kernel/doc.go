@@ -106,7 +106,8 @@
 // # Ownership
 //
 // The words of sched/doc.go: "protected by the BKL" (most kernel data: the thread and process
-// tables, the fd tables and open files, epoll, signal state but the pending sets — a thread's
+// tables, the fd tables and open files — whose slots and identities readers without it may
+// also read, under fdSeq (fd.go) —, epoll, signal state but the pending sets — a thread's
 // own mask, alternate stack and frame are also its core's while it runs there — the IRQ
 // table's counts); "under
 // futexQ's lock" (the futex waiters and sleepers and their wait fields: futex.go); "owned by the core"
@@ -125,6 +126,9 @@
 //
 //	rank 1  BKL (smp.go)          taken at the top of trap, released on the way out
 //	rank 2  futexQ.lock (futex.go) the futex and sleep queue; with or without the BKL
+//	rank 3  vconLock (vconsole.go)  the virtio console; with or without the BKL, never with
+//	                               futexQ's; kernel text takes it for a bounded time from
+//	                               anywhere (spinLock.lockWithin), a wait that cannot deadlock
 //	  → sched's locks              sched/doc.go, "Lock order"
 //	    → the mm lock              kernel/mm/doc.go; a leaf; under futexQ.lock only when a load
 //	                               there faults a dropped page in (mm_unlocked.go); with or
@@ -132,8 +136,8 @@
 //	                               sends every shootdown (smp.go) and may wait for the
 //	                               acknowledgements, which its waiters give (mm's Relax hook)
 //
-// The console has no lock: only the BKL holder writes to it, and the fault report, which writes
-// regardless. Some paths never take the BKL: a TLB-shootdown IPI (its sender holds the BKL and
+// The UARTs have no lock: only the BKL holder writes to them, and the fault report, which
+// writes regardless; the virtio console has vconLock. Some paths never take the BKL: a TLB-shootdown IPI (its sender holds the BKL and
 // waits for the acknowledgement), an exception or system call in kernel mode (the faulting core
 // may hold it), the idle poll, an idle core's wake-up, unless the thread it picks needs the kernel
 // (wake_unlocked.go; it takes the scheduler's locks only), a kick to a running core with nothing
@@ -142,7 +146,9 @@
 // (sleep_unlocked.go: the same), getpid and gettid, a page fault's first touch of a page
 // (fault_unlocked.go: mm's lock alone), madvise and the mm calls that take no checked page away
 // (mm_unlocked.go: mm's lock alone), and the runtime's signals — tgkill, delivery,
-// rt_sigreturn (signal_unlocked.go: futexQ's lock and the scheduler's). Every wait for a lock or for a thread another core holds
+// rt_sigreturn (signal_unlocked.go: futexQ's lock and the scheduler's), and a write to the
+// virtio console (console_unlocked.go: vconLock, the fd tables read under their sequence count,
+// fdSeq in fd.go). Every wait for a lock or for a thread another core holds
 // acknowledges shootdowns, whose sender may hold what it waits for. The rest of the split
 // (threads, fds, munmap and mprotect of checked pages, the blocking calls) is the next step;
 // smp.go says what it needs.

@@ -22,7 +22,10 @@ import (
 // the file.
 //
 // Each process has its fd table (proc.go; threads share it: CLONE_FILES); the open files are
-// machine-wide. Protected by the BKL; fds 0-2 of the program are the console from boot on.
+// machine-wide. Protected by the BKL; fds 0-2 of the program are the console from boot on. A
+// write to the console runs without the BKL (console_unlocked.go): it reads its fd's slot and
+// open file under fdSeq, the sequence count every change of a slot and every release of a file
+// bumps (setFD, putFile).
 
 const (
 	maxFDs   = 1024 // the fd table's size: RLIMIT_NOFILE's ceiling (Linux's default soft limit)
@@ -50,7 +53,8 @@ const (
 )
 
 // fileOps are the operations of one kind of file (Linux's struct file_operations). Every method
-// runs in trap context under the BKL; f is the open file, buf/n a user buffer that the method
+// runs in trap context under the BKL (the console's writes also without it, outside fileOps:
+// console_unlocked.go); f is the open file, buf/n a user buffer that the method
 // checks itself (userRange). Methods return a result or -errno.
 type fileOps interface {
 	// read and write transfer bytes. A call that would block returns -EAGAIN; the caller

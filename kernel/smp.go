@@ -19,7 +19,7 @@ import (
 // the classic first step of every SMP kernel (Linux 2.0, FreeBSD 5's Giant), simple to reason about
 // because all of the kernel's tables keep their single-core invariants. The scheduler (package
 // sched) is lock-free or finely locked on its own, so the BKL is what a finer-grained kernel
-// splits. Six pieces run without it so far: an idle core's wake-up and a running core's kick
+// splits. Seven pieces run without it so far: an idle core's wake-up and a running core's kick
 // (wake_unlocked.go), the Go runtime's futex calls (futex_unlocked.go), its sleeps, yields,
 // getpid and gettid with the timer interrupts that end the sleeps (sleep_unlocked.go,
 // self_unlocked.go), a page fault's first touch of a page (fault_unlocked.go, under mm's lock
@@ -27,7 +27,9 @@ import (
 // (mm_unlocked.go, under mm's lock too, with their own shootdowns), and its preemption signal — tgkill, the delivery, the handler's way back
 // (signal_unlocked.go: an atomic pending set and Dekker's rule between sender and target,
 // signal.go; the frame built in a core's buffer and copied either way with arch.CopyUser; the
-// dispositions under a sequence count) — with what they needed: a lock below the BKL for the queue of futex waits and
+// dispositions under a sequence count), and writes to the virtio console (console_unlocked.go:
+// the device's own lock, vconLock, and the fd tables read under a sequence count, fdSeq) —
+// with what they needed: a lock below the BKL for the queue of futex waits and
 // sleeps (futex.go, spinlock.go: ranked, checked on every acquisition), mm's lock made a real
 // spin lock (kernel/mm/lock.go), a read of user memory that may fail (arch.LoadUser32 and its
 // exception fixup, after a page-table check), CPU-time charges without the lock (cputime.go),
@@ -37,8 +39,9 @@ import (
 // has the NIC open as well.
 //
 // What the next pieces need: threads (clone, exit) touch the thread and process tables and the
-// scheduler's G table together; fds need a lock per fd table and references that survive a
-// concurrent close; munmap and mprotect of pages a BKL section may be copying (its space current,
+// scheduler's G table together; the other kinds of file need references that survive a
+// concurrent close, which the console does without (its files stand for channels that never
+// go away), and their own locks; munmap and mprotect of pages a BKL section may be copying (its space current,
 // bklSpaces) need the BKL's user copies made with arch.CopyUser, as the signal frame's are, so
 // that a mapping taken away answers EFAULT instead of faulting the kernel; and the blocking calls
 // on files, epoll, sockets and children still share the `waiters` list. Measured (README,

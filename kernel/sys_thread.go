@@ -119,8 +119,9 @@ func exitProcess(code int) {
 			s(" unlocked-faults=").d(int64(atomic.LoadUint64(&stats.unlockedFaults))).s(" fault-fallbacks=").d(int64(atomic.LoadUint64(&stats.faultFallbacks))).
 			s(" unlocked-mm=").d(int64(atomic.LoadUint64(&stats.unlockedMM))).s(" mm-fallbacks=").d(int64(atomic.LoadUint64(&stats.mmFallbacks))).s(" kernel-user-faults=").d(int64(atomic.LoadUint64(&stats.kernelUserFaults))).
 			s(" lazy-skips=").d(int64(stats.lazySkips)).s(" space-skips=").d(int64(stats.spaceSkips)).s(" lazy-flushes=").d(int64(atomic.LoadUint64(&stats.lazyFlushes))).
-			s(" unlocked-signals=").d(int64(atomic.LoadUint64(&stats.unlockedSignals))).s(" unlocked-sigreturns=").d(int64(atomic.LoadUint64(&stats.unlockedSigreturns))).s(" unlocked-deliveries=").d(int64(atomic.LoadUint64(&stats.unlockedDeliveries))).s(" sig-fallbacks=").d(int64(atomic.LoadUint64(&stats.sigFallbacks))).
-			s(" unlocked-console=").d(int64(atomic.LoadUint64(&stats.unlockedConsole))).s(" console-fallbacks=").d(int64(atomic.LoadUint64(&stats.consoleFallbacks))).s(" console-contended=").d(int64(vconLock.contended.Load())).record()
+			s(" unlocked-signals=").d(int64(atomic.LoadUint64(&stats.unlockedSignals))).s(" unlocked-sigreturns=").d(int64(atomic.LoadUint64(&stats.unlockedSigreturns))).s(" unlocked-deliveries=").d(int64(atomic.LoadUint64(&stats.unlockedDeliveries))).s(" sig-fallbacks=").d(int64(atomic.LoadUint64(&stats.sigFallbacks))).record()
+		k.n = 0
+		k.s("log stats-console unlocked-console=").d(int64(atomic.LoadUint64(&stats.unlockedConsole))).s(" console-fallbacks=").d(int64(atomic.LoadUint64(&stats.consoleFallbacks))).s(" console-contended=").d(int64(vconLock.contended.Load())).record()
 		ms := mm.Space.ReadStats() // the program's address space
 		k.n = 0
 		k.s("log mm frames-used=").d(int64(ms.FramesUsed)).s(" faults=").d(int64(ms.Faults)).s(" faulted-ahead=").d(int64(ms.FaultAhead)).
