@@ -17,23 +17,29 @@ import (
 // behind its fd; this path does that under fdSeq instead (fd.go: the fd tables' sequence count,
 // the counterpart of the RCU read Linux's fdget makes) and writes with vconLock alone.
 //
-// The write is the BKL path's (vconWrite), but for where the bytes come from: another thread
-// of the program may unmap the buffer meanwhile, and no BKL section keeps it (smp.go
-// bklSpaces). So each piece is looked up in the loaded page table (PeekUserRange) and copied
-// into the ring with arch.CopyUser, whose exception-table entry turns a page taken away in
-// between into a failed copy, which the driver takes back (WriteFrom). The lookup and the copy run
-// back to back with vconLock held, which acknowledges no shootdown, so a page the lookup found
-// stays the program's until the copy is over: an munmap on another core waits for this core's
-// acknowledgement before it frees the frame (smp.go).
+// The write is the BKL path's (vconWrite) for a blocking file — all of it into the ring, or
+// nothing — but for where the bytes come from: another thread of the program may unmap the
+// buffer meanwhile, and no BKL section keeps it (smp.go bklSpaces). So, with vconLock held, the
+// whole buffer is looked up in the loaded page table (PeekUserRange), then copied into the
+// ring with arch.CopyUser, whose exception-table entry turns a page taken away meanwhile — an
+// munmap, mprotect or madvise without the BKL clears the entry at once (mm_unlocked.go) — into
+// a failed copy; the driver then takes the whole write back (WriteFrom) and the BKL's path
+// does it (faulting a dropped page in, as Linux would, or answering EFAULT). The frames stay
+// the program's meanwhile: they join the free list only after a shootdown this core must
+// acknowledge (smp.go), and vconLock's holder acknowledges none. execve is the one change that
+// must not happen mid-copy, as its new image could be mapped where the buffer was: it takes
+// vconLock once it has marked the process's other threads (exec.go), and a writer that finds
+// itself unmarked inside the lock copies before the teardown.
 //
 // Anything else goes to sysWrite under the BKL, unchanged, before a byte is written: an fd that
-// is not a console file open for writing (or an fd table that changed while it was read), a
-// buffer the first piece of which is not mapped and readable now (the BKL path faults it in, or
-// answers EFAULT), a full ring (the BKL path waits for the completion interrupt, which only it
-// may arrange: the waiters are the BKL's), the UARTs (they send with interrupts off, byte by
-// byte, and are the board's), a thread that needs the kernel on its way out, and strace or the
-// scheduler trace, which log under the BKL. A later piece that cannot be read ends the write
-// short (what POSIX allows and Go's os.File.Write continues): its next call takes the BKL's path.
+// is not a console file open for writing, or one with O_NONBLOCK (which takes what fits), or
+// an fd table that changed while it was read; a buffer not mapped and readable now (the BKL
+// path faults it in, or answers EFAULT); no room in the ring (the BKL path waits for the
+// completion interrupt, which only it may arrange: the waiters are the BKL's); the UARTs (they
+// send with interrupts off, byte by byte, and are the board's); a thread that needs the kernel
+// on its way out; and strace or the scheduler trace, which log under the BKL. While writers
+// are parked under the BKL waiting for room (vcon.waiting), every write joins them there: a
+// thread writing short lines here would otherwise keep taking the room they wait for.
 //
 // The kernel option conbkl=1 keeps every console write under the BKL, for comparisons.
 //
@@ -57,73 +63,72 @@ func consoleUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 	t := &threads[gp]
 	_, a := syscallArgs(f)
 	buf, count := uintptr(a[1]), uintptr(a[2])
-	ch, ok := fdPeekConsole(procOf(t), int32(a[0]))
-	if !ok || count == 0 || !accessOK(buf, count) { // the whole count, as sysWrite checks it
-		atomic.AddUint64(&stats.consoleFallbacks, 1)
-		return trapBKL(f, arch.TrapSyscall, n, cpu, t0)
+	ch, ok, console := fdPeekConsole(procOf(t), int32(a[0]))
+	if !console {
+		return trapBKL(f, arch.TrapSyscall, n, cpu, t0) // another kind of file: sysWrite's
 	}
-	b := ktimeBucket(f, arch.TrapSyscall) // before the result: on amd64 it replaces the number
-	done := vconWriteUnlocked(ch, buf, min(count, vconMaxWrite), cpu)
+	done := uintptr(0)
+	if ok && count != 0 && accessOK(buf, count) { // the whole count, as sysWrite checks it
+		done = vconWriteUnlocked(t, ch, buf, min(count, vconMaxWrite), cpu)
+	}
 	if done == 0 {
 		atomic.AddUint64(&stats.consoleFallbacks, 1)
 		return trapBKL(f, arch.TrapSyscall, n, cpu, t0)
 	}
+	b := ktimeBucket(f, arch.TrapSyscall) // before the result: on amd64 it replaces the number
 	f.SetSyscallResult(uint64(done))
 	atomic.AddUint64(&stats.unlockedConsole, 1)
 	atomic.AddUint64(&stats.syscalls, 1)
 	return resumeSame(f, cpu, gp, t0, b) // nothing for the timer to look at again
 }
 
-// fdPeekConsole finds, without the BKL, the console channel that fd of process p writes to:
-// false unless fd is a console file open for writing, and the fd tables and open files held
-// still while it looked (fdSeq). The thread asking is p's and running, so p lives on.
-func fdPeekConsole(p *process, fd int32) (ch int, ok bool) {
+// fdPeekConsole finds, without the BKL, the console channel that fd of process p writes to.
+// console: fd names a console file (else the write is not this path's business); ok: one open
+// for writing, blocking, on the program's output, and the fd tables and open files held still
+// while it looked (fdSeq). The thread asking is p's and running, so p lives on.
+func fdPeekConsole(p *process, fd int32) (ch int, ok, console bool) {
 	if fd < 0 || int(fd) >= maxFDs {
-		return 0, false
+		return 0, false, false
 	}
 	s := fdSeq.Load()
-	if s&1 != 0 {
-		return 0, false // a BKL section is changing a slot or freeing a file
-	}
 	fi := int(p.fds[fd].file) - 1
-	if fi < 0 {
-		return 0, false
+	if fi < 0 || fi >= maxFiles {
+		return 0, false, false
 	}
 	fl := &files[fi]
 	kind, flags, priv := fl.kind, fl.flags, fl.priv
 	arch.Fence() // the reads above before the second look (arm64 may otherwise reorder them)
-	if fdSeq.Load() != s || kind != kindConsole || flags&oAccmode == oRdonly || priv == consoleStdin {
-		return 0, false
+	if kind != kindConsole {
+		return 0, false, false
 	}
-	return int(priv), true
+	// O_NONBLOCK takes what fits (vconWrite): the BKL's, as are the UARTs and fd 0.
+	ok = s&1 == 0 && fdSeq.Load() == s && flags&oAccmode != oRdonly && flags&oNonblock == 0 && priv != consoleStdin
+	return int(priv), ok, true
 }
 
-// vconWriteUnlocked is vconWrite without the BKL: it writes up to n bytes at buf on channel ch
-// and returns how many the ring took — 0 when the first piece cannot be read now, the ring is
-// full or the port has closed (the caller then leaves the whole call to the BKL's path). Each
-// piece is copied from the program's memory straight into the ring (WriteFrom), which takes it
-// back if the copy fails.
-func vconWriteUnlocked(ch int, buf, n uintptr, cpu int) uintptr {
+// vconWriteUnlocked is vconWrite without the BKL for a blocking file: it writes the n bytes at
+// buf on channel ch, all of them, and returns how many it wrote — 0, nothing written, when the
+// ring has no room for them or writers parked under the BKL wait for room (theirs first), a page
+// of the buffer is not mapped and readable now or stops being so during the copy (WriteFrom
+// takes it back), the port has closed or t is ending: the caller then leaves the whole call to
+// the BKL's path.
+func vconWriteUnlocked(t *Thread, ch int, buf, n uintptr, cpu int) uintptr {
 	vconLock.lock(cpu)
+	// execve takes the lock after marking the process's other threads (exec.go): one that finds
+	// itself unmarked here copies before the image is torn down.
+	if t.killed || procOf(t).state != procLive || !vcon.dev.Open() || vcon.waiting {
+		vconLock.unlock(cpu)
+		return 0
+	}
 	vcon.dev.Reap()
 	done := uintptr(0)
-	for done < n {
-		c := min(n-done, consolePiece)
-		if !loadedReadable(buf+done, c) {
-			break
-		}
-		src := buf + done
-		w := uintptr(vcon.dev.WriteFrom(uint8(ch), int(c), func(dst []byte) bool {
+	if vcon.dev.Space() >= vconRoom(n) && loadedReadable(buf, n) {
+		src := buf
+		done = uintptr(vcon.dev.WriteFrom(uint8(ch), int(n), func(dst []byte) bool {
 			ok := arch.CopyUser(uintptr(unsafe.Pointer(unsafe.SliceData(dst))), src, uintptr(len(dst)))
 			src += uintptr(len(dst))
 			return ok
 		}))
-		done += w
-		if w < c {
-			break
-		}
-	}
-	if done > 0 {
 		vcon.dev.Submit()
 	}
 	vconLock.unlock(cpu)

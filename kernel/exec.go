@@ -100,6 +100,11 @@ func sysExecve(t *Thread, gp sched.GID, cpu int, path, argv, envp uintptr) (int6
 			endWaitOrKick(o, cpu) // blocked: EINTR; running elsewhere: it ends on its way back out
 		}
 	}
+	// A thread amid a write to the console without the BKL copies from the old image until it
+	// leaves vconLock; one about to enter it sees killed inside (console_unlocked.go). Taking
+	// the lock once orders both before the teardown.
+	vconLock.lock(cpu)
+	vconLock.unlock(cpu)
 	if int(p.space) == k {
 		spaces[k].Teardown()
 	}

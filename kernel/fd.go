@@ -6,6 +6,8 @@ package kernel
 import (
 	"sync/atomic"
 	"unsafe"
+
+	"gmpos/kernel/arch"
 )
 
 // Two levels, as in Linux (fs/file.c, include/linux/fs.h):
@@ -244,23 +246,29 @@ func putFile(fi int) {
 	epollForget(fi) // epoll items watching it go away with the file (Linux: eventpoll_release)
 	kinds[f.kind].release(f)
 	fdSeq.Add(1) // a reader without the BKL may have found f through an fd that named it
+	arch.Fence() // arm64: the count's add is no barrier for the stores after it (signal.go)
 	*f = file{}
+	arch.Fence()
 	fdSeq.Add(1)
 }
 
 // fdSeq is the sequence count of the fd tables' slots and of the open files' identity (Linux
 // reads its fd tables under RCU; this is the seqlock counterpart, as the dispositions have
 // theirs: signal.go). Odd while a BKL section changes a slot (setFD) or frees an open file
-// (putFile); the BKL orders those writers. A reader without the BKL (console_unlocked.go
-// fdPeek) reads it, then the slot and the file, then — after a fence — reads it again, and
+// (putFile); the BKL orders those writers, which fence after making it odd and before making it
+// even again, as setSigaction does. A reader without the BKL (console_unlocked.go
+// fdPeekConsole) reads it, then the slot and the file, then — after a fence — reads it again, and
 // trusts what it read only if both reads were the same even count.
 var fdSeq atomic.Uint32
 
 // setFD stores slot s as fd of table tab. Every change of a slot goes through here (the cloexec
-// flag alone excepted, which no reader without the BKL looks at). Under the BKL.
+// flag alone excepted, which no reader without the BKL looks at, and vfork's copy of its
+// parent's table, whose process has no thread running yet). Under the BKL.
 func setFD(tab *[maxFDs]fdSlot, fd int, s fdSlot) {
 	fdSeq.Add(1)
+	arch.Fence() // as in putFile
 	tab[fd] = s
+	arch.Fence()
 	fdSeq.Add(1)
 }
 

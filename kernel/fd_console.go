@@ -26,7 +26,7 @@ func (consoleFile) write(f *file, buf, n uintptr) int64 {
 		return -EBADF
 	}
 	if vcon.up {
-		return vconWrite(int(f.priv), buf, n)
+		return vconWrite(int(f.priv), buf, n, f.flags&oNonblock == 0)
 	}
 	return uartWrite(int(f.priv), buf, n)
 }

@@ -15,9 +15,12 @@ import (
 // system call each, about 300 KB/s — with the BKL held and interrupts off for the whole write.
 // When the runner gives the machine a virtio console (docs/contract.md, "Virtio console"),
 // vconsoleInit takes it at boot and from then on fds 1 and 2 write records into its ring
-// (drivers/virtio/console): a write copies what fits and hands it to the device with one
-// notification, and a writer that finds the ring full parks (sysWrite: -EAGAIN, waitFile) until
-// the device's completion interrupt has freed a quarter of it — the host reading slowly slows
+// (drivers/virtio/console): a write of up to vconMaxWrite bytes goes into the ring whole, handed
+// to the device with one notification, and a writer that finds no room for it parks (sysWrite:
+// -EAGAIN, waitFile) until the device's completion interrupt has freed enough (vconWake) — so
+// that one write's bytes stay together in the stream however the writers interleave, as a
+// tty's writes do (Linux's n_tty_write keeps atomic_write_lock across its waits for room); an
+// O_NONBLOCK writer takes what fits instead. The host reading slowly slows
 // the program down, it neither loses output nor holds up anything else. Kernel text for stdout
 // and stderr (the fault report, "out of memory") takes the same stream by polling, so that it
 // stays in order with the program's; the control channel stays on the UART.
@@ -41,10 +44,15 @@ import (
 const (
 	vconRing     = 512 << 10 // how far the program may get ahead of the host before a writer parks
 	vconMaxWrite = 128 << 10 // bytes one write(2) copies: 0.6-0.7 ms under the BKL (TCG)
-	vconWake     = vconRing / 4
-	vconOpenNS   = 1_000_000_000  // how long boot waits for the port's handshake
-	vconFlushNS  = 30_000_000_000 // how long a flush waits for the host to read
+	// vconWake is how much room the completion interrupt waits for before it wakes the parked
+	// writers: a whole vconMaxWrite (vconRoom).
+	vconWake    = vconMaxWrite + vconsole.RecordHeader*(vconMaxWrite/vconsole.MaxRecord+2) // vconRoom(vconMaxWrite)
+	vconOpenNS  = 1_000_000_000                                                            // how long boot waits for the port's handshake
+	vconFlushNS = 30_000_000_000                                                           // how long a flush waits for the host to read
 )
+
+// A whole write must fit in the ring with room to spare, or a writer would wait forever.
+var _ [vconRing/2 - vconWake]struct{}
 
 // vcon is the machine's virtio console.
 var vcon struct {
@@ -53,7 +61,7 @@ var vcon struct {
 	tr      virtio.PCI
 	dev     vconsole.Device
 	line    int
-	waiting bool // a writer found the ring full: the completion interrupt wakes the console's writers
+	waiting bool // a writer found no room: the completion interrupt wakes the console's writers
 	fault   bool // a kernel fault report has begun
 	stalled bool // a poll for the host gave up (vconFlushNS): kernel text takes the UART now
 }
@@ -127,15 +135,16 @@ func vconBuffer(n int) (uintptr, uint64, bool) {
 }
 
 // vconWrite is a console file's write on channel ch with the device up, under the BKL: it
-// copies what the ring takes (at most vconMaxWrite) and returns that count; -EAGAIN if the ring
-// is full, after asking for the completion interrupt (the caller parks, sysWrite); -EFAULT if
-// the first byte cannot be read. As the UART path, it stops at the first consolePiece it cannot
-// read. The same write without the BKL is console_unlocked.go's.
+// copies at most vconMaxWrite bytes into the ring — all of them or none while whole (a blocking
+// file), what fits otherwise — and returns that count; -EAGAIN if the ring has no room, after
+// asking for the completion interrupt (the caller parks, sysWrite); -EFAULT if the first byte
+// cannot be read. As the UART path, it stops at the first consolePiece it cannot read. The same
+// write without the BKL is console_unlocked.go's.
 //
-// Each round that finds the ring full and completions already waiting consumes them all, and
-// the device completes no more descriptors than were posted: an honest device ends the loop
-// long before its bound, which only stops a hostile one from holding the BKL.
-func vconWrite(ch int, buf, n uintptr) int64 {
+// Each round that finds no room and completions already waiting consumes them all, and the
+// device completes no more descriptors than were posted: an honest device ends the loop long
+// before its bound, which only stops a hostile one from holding the BKL.
+func vconWrite(ch int, buf, n uintptr, whole bool) int64 {
 	n = min(n, vconMaxWrite)
 	if n == 0 {
 		return 0
@@ -145,20 +154,22 @@ func vconWrite(ch int, buf, n uintptr) int64 {
 		vconLock.lock(cpu)
 		vcon.dev.Reap()
 		done, fault := uintptr(0), false
-		for done < n {
-			c := min(n-done, consolePiece)
-			if !userRange(buf+done, c, false) {
-				fault = true
-				break
-			}
-			w := uintptr(vcon.dev.Write(uint8(ch), userBytes(buf+done, c)))
-			done += w
-			if w < c {
-				break
-			}
-		}
-		vcon.dev.Submit()
 		open := vcon.dev.Open()
+		if open && (!whole || vcon.dev.Space() >= vconRoom(n)) {
+			for done < n {
+				c := min(n-done, consolePiece)
+				if !userRange(buf+done, c, false) {
+					fault = true
+					break
+				}
+				w := uintptr(vcon.dev.Write(uint8(ch), userBytes(buf+done, c)))
+				done += w
+				if w < c {
+					break
+				}
+			}
+			vcon.dev.Submit()
+		}
 		full := done == 0 && !fault && open && vconWaitForSpace()
 		vconLock.unlock(cpu)
 		switch {
@@ -172,10 +183,16 @@ func vconWrite(ch int, buf, n uintptr) int64 {
 		case !full:
 			return -EAGAIN
 		}
-		// Full, and completions came before the interrupt was on, which raise none: take
+		// No room, and completions came before the interrupt was on, which raise none: take
 		// those and try again.
 	}
 	return -EAGAIN
+}
+
+// vconRoom is the ring space a write of n bytes needs: n and the headers of the records it may
+// start (one every MaxRecord bytes, one more where it begins and one where a record ends).
+func vconRoom(n uintptr) int {
+	return int(n) + vconsole.RecordHeader*(int(n)/vconsole.MaxRecord+2)
 }
 
 // vconWaitForSpace records that a writer waits and turns the completion interrupt on; true if
@@ -201,10 +218,10 @@ func vconWritable() bool {
 }
 
 // vconIRQ is the device's interrupt: transmit completions (while a writer waits) and control
-// messages. Interrupt context, under the BKL: take the completions and, once a quarter of the
-// ring is free, turn the completion interrupt off and wake the console's writers. The waiting
+// messages. Interrupt context, under the BKL: take the completions and, once a whole write fits
+// (vconWake), turn the completion interrupt off and wake the console's writers. The waiting
 // writers parked under the BKL (sysWrite), so none can be on its way to a wait while this runs;
-// writers without it never wait (console_unlocked.go).
+// writers without it never wait (console_unlocked.go), and defer to these while they do.
 func vconIRQ(line int, cpu int) {
 	vconLock.lock(cpu)
 	vcon.dev.Poll()
@@ -214,7 +231,7 @@ func vconIRQ(line int, cpu int) {
 	case !vcon.waiting:
 		vcon.dev.DisableInterrupts()
 	case open && vcon.up && vcon.dev.Space() < vconWake && !vcon.dev.Idle():
-		// keep waiting: a writer woken now would fill the ring with one more piece
+		// keep waiting: a writer woken now might find no room for its write
 	default:
 		vcon.waiting = false
 		vcon.dev.DisableInterrupts()
@@ -286,9 +303,24 @@ func vconKernelWrite(ch int, p []byte) []byte {
 
 // vconFlush waits until the device has taken every byte written, or vconFlushNS has passed:
 // before the machine stops (kbuf.record). Any context, interrupts off.
+//
+// It waits for another core's write as long as it would for the host (vconFlushNS), not
+// vconKernelWait: what that core has written is in the ring, and the machine's end must not
+// drop it.
 func vconFlush() {
 	cpu := arch.Current().ID()
-	if !vconTake(cpu) {
+	if !vcon.up || vcon.stalled {
+		return
+	}
+	if !vconLock.lockWithin(cpu, vconFlushNS) {
+		if vconLock.heldBy(cpu) {
+			return // a fault inside the driver: the report goes to the UART
+		}
+		klog("virtio-console: another core held the console through the flush: output may be lost")
+		return
+	}
+	if vcon.stalled { // the holder gave up on the host meanwhile: so does the flush
+		vconLock.unlock(cpu)
 		return
 	}
 	for deadline := nanotime() + vconFlushNS; !vcon.dev.Idle() && vcon.dev.Open() && nanotime() < deadline; {

@@ -86,6 +86,7 @@ type opts struct {
 	plugin  string           // -plugin: a QEMU TCG plugin
 	keep    string           // keep the image and its ELF in this directory (Result.Image)
 	machine string           // -machine; "" is GMPOS_TEST_MACHINE's
+	slowOut bool             // stdout read at 1.6 MB/s (rateWriter): the guest's console ring fills
 }
 
 // defaultTimeout bounds one boot under TCG, build excluded.
@@ -112,6 +113,10 @@ func boot(t *testing.T, pkg []string, o opts) guest {
 	var stdout, stderr, log bytes.Buffer
 	cfg := runner.DefaultConfig()
 	cfg.Stdout, cfg.Stderr, cfg.Log = &stdout, &stderr, &log
+	var slow rateWriter
+	if o.slowOut {
+		cfg.Stdout = &slow
+	}
 	cfg.Timeout = o.timeout
 	cfg.KOpts = o.kopts
 	cfg.Args = o.args
@@ -143,6 +148,9 @@ func boot(t *testing.T, pkg []string, o opts) guest {
 		t.Fatalf("runner: %v", err)
 	}
 	g := guest{stdout: stdout.String(), stderr: stderr.String(), log: log.String(), code: res.ExitCode, why: res.Why, res: res}
+	if o.slowOut {
+		g.stdout = slow.b.String()
+	}
 	t.Logf("%s: exit %d; build %v, boot+run %v", strings.Join(pkg, " "), g.code, res.BuildTime.Round(time.Millisecond), res.End.Sub(res.QEMUStart).Round(time.Millisecond))
 	return g
 }

@@ -384,10 +384,10 @@ func TestLargeWrite(t *testing.T) {
 	}
 }
 
-// WriteFrom takes a stretch its fill cannot copy back whole: a new record's header with it, or
-// the bytes a continued record would have had, or — at the ring's end — both stretches of a
-// wrapped copy; what was written before stays, and later writes carry on as if the failed one
-// had never been tried.
+// WriteFrom takes a call whose fill fails back whole: a new record's header with it, or the
+// bytes a continued record would have had, or — at the ring's end — both stretches of a wrapped
+// copy, or the first records of a write longer than one; what was written before stays, and
+// later writes carry on as if the failed one had never been tried.
 func TestWriteFromFails(t *testing.T) {
 	const size = 8 << 10
 	r := openRig(t, size, 128)
@@ -423,16 +423,18 @@ func TestWriteFromFails(t *testing.T) {
 	d.Submit()
 	// Near the end of the ring: a write that wraps fails in its second stretch, after the
 	// first was filled; then one that succeeds across the same wrap.
-	r.take(t, 100, true)
-	d.Reap()
+	deliver := func() {
+		d.Submit()
+		r.take(t, 100, true)
+		d.Reap()
+	}
+	deliver()
 	pad := strings.Repeat("p", size-2*RecordHeader-len(want1)-100)
 	if n := write(2, pad, 1); n != len(pad) {
 		t.Fatalf("took %d", n)
 	}
 	want2 = append(want2, pad...)
-	d.Submit()
-	r.take(t, 100, true)
-	d.Reap()
+	deliver()
 	wrap := strings.Repeat("w", 300)
 	if n := write(1, wrap, 1); n != 0 {
 		t.Fatalf("a wrapped write whose second stretch failed took %d", n)
@@ -441,15 +443,25 @@ func TestWriteFromFails(t *testing.T) {
 		t.Fatalf("took %d", n)
 	}
 	want1 = append(want1, wrap...)
-	d.Submit()
-	r.take(t, 100, true)
-	d.Reap()
+	deliver()
 	out, recs := decode(t, r.stream)
 	if !bytes.Equal(out[1], want1) || !bytes.Equal(out[2], want2) || recs != 3 || !d.Idle() {
 		t.Fatalf("%d records; channel 1 %q, channel 2 %d bytes (want %d)", recs, out[1], len(out[2]), len(want2))
 	}
 	if st := d.Stats(); st.Records != 3 || st.Bytes != uint64(len(want1)+len(want2)) {
 		t.Fatalf("stats %+v", st)
+	}
+
+	// A write of two records, in a ring with room for both, whose second record's fill fails.
+	r = openRig(t, 256<<10, 128)
+	d = r.d
+	long := strings.Repeat("L", MaxRecord+100)
+	calls := 0
+	if n := d.WriteFrom(1, len(long), func(dst []byte) bool { calls++; return calls == 1 }); n != 0 || calls != 2 {
+		t.Fatalf("a write whose second record failed took %d (%d fills)", n, calls)
+	}
+	if d.Write(2, []byte("x")) != 1 || d.Stats().Records != 1 || d.Space() != 256<<10-RecordHeader-1 {
+		t.Fatalf("after the failed write: stats %+v, space %d", d.Stats(), d.Space())
 	}
 }
 

@@ -64,19 +64,18 @@ func (d *Device) Write(ch uint8, p []byte) int {
 
 // WriteFrom is Write for n bytes the caller copies into the ring itself, from memory that may
 // fail to read (a user buffer another core may unmap): fill is called for each stretch of ring
-// in turn and copies the next len(dst) bytes there, reporting whether it could. A stretch fill
-// could not fill is taken back whole — the stream and the open record are as they were before
-// it — and the write ends with the bytes before it. Returns how many bytes it took.
+// in turn and copies the next len(dst) bytes there, reporting whether it could. If it could
+// not, the whole call is taken back — the stream, the open record and the counters are as they
+// were before it — and WriteFrom returns 0; else how many bytes it took, as Write.
 func (d *Device) WriteFrom(ch uint8, n int, fill func(dst []byte) bool) int {
 	if !d.Open() || ch == 0 {
 		return 0
 	}
 	r := &d.out
+	head, was, records := r.head, r.rec, d.st.Records // to take a failed call back
 	done := 0
 	for done < n {
 		free := r.size - (r.head - r.done)
-		was := r.rec // the open record as it is, to take a failed stretch back
-		head := r.head
 		var c uint64
 		if r.recOpen && r.recCh == ch && r.recLen < MaxRecord {
 			c = min(uint64(n-done), uint64(MaxRecord-r.recLen), free) // the open record goes on
@@ -88,16 +87,14 @@ func (d *Device) WriteFrom(ch uint8, n int, fill func(dst []byte) bool) int {
 				break
 			}
 			c = min(uint64(n-done), MaxRecord, free-RecordHeader)
+			r.rec = rec{recOpen: true, recCh: ch, recAt: r.head}
 			hdr := [RecordHeader]byte{ch} // its length is written below
 			r.put(hdr[:])
-			r.rec = rec{recOpen: true, recCh: ch, recAt: head}
+			d.st.Records++
 		}
 		if !r.fill(c, fill) {
-			r.head, r.rec = head, was
-			break
-		}
-		if r.recAt != was.recAt || !was.recOpen {
-			d.st.Records++
+			r.head, r.rec, d.st.Records = head, was, records
+			return 0
 		}
 		r.recLen += uint32(c)
 		r.putAt(r.recAt+1, byte(r.recLen))
@@ -181,7 +178,7 @@ func (r *ring) put(b []byte) {
 }
 
 // fill appends c bytes at head, wrapping, copied by f (WriteFrom); false, with head wherever
-// it got to, if f could not.
+// it got to, if f could not (WriteFrom then puts it back).
 func (r *ring) fill(c uint64, f func(dst []byte) bool) bool {
 	for c > 0 {
 		at := r.head % r.size
