@@ -42,6 +42,7 @@ func main() {
 	scale := flag.Float64("scale", 1, "multiply the micro-benchmarks' iteration counts (for quick checks)")
 	consoleMB := flag.Int("console-mb", 50, "MB (10^6 bytes) written to stdout by the console benchmark; 0: none")
 	filesMB := flag.Int("files-mb", 64, "MiB written and read back by the file benchmark, in /tmp and in -share-dir; 0: none")
+	pipeMB := flag.Int("pipe-mb", 64, "MiB sent through a pipe between two goroutines by the pipe benchmark; 0: none")
 	shareDir := flag.String("share-dir", "", "a directory shared with the host (gmpos: -share), for the file benchmark")
 	flag.Parse()
 	fmt.Printf("BENCH kernel_boot_to_main %.1f ms\n", ms(start))
@@ -70,6 +71,9 @@ func main() {
 	}
 	if *consoleMB > 0 {
 		runConsole(*consoleMB)
+	}
+	if *pipeMB > 0 {
+		runPipe(*pipeMB)
 	}
 	if *filesMB > 0 {
 		runFiles("tmpfs", "/tmp/bench", *filesMB)

@@ -20,6 +20,7 @@
 //     console, into a pipe natively, through the peer's 16550 serial console — about 0.3 MB/s
 //     under TCG, so the peer writes -linux-console-mb, 2 MB, instead) and
 //     console_sleep_median, _worst (10 ms sleeps in another goroutine meanwhile);
+//   - a pipe: pipe_mbps (64 MiB through os.Pipe from one goroutine to another, 1 MiB calls);
 //   - files: file_tmpfs_write_mbps, _read_mbps (64 MiB in 1 MiB calls, to /tmp: gmpos's tmpfs,
 //     the peer's rootfs, the host's /tmp) and file_share_write_mbps, _read_mbps (the same to a
 //     host directory: gmpos through -share, virtio-9p; natively the directory itself; the peer

@@ -142,7 +142,7 @@ var order = []string{
 	"boot_to_main", "kernel_boot_to_main",
 	"futex_pingpong", "chan_pingpong", "goroutine_spawn_join", "syscall_getpid",
 	"syscall_preempt_median", "syscall_preempt_worst",
-	"console_write_mbps", "console_sleep_median", "console_sleep_worst",
+	"console_write_mbps", "console_sleep_median", "console_sleep_worst", "pipe_mbps",
 	"file_tmpfs_write_mbps", "file_tmpfs_read_mbps", "file_share_write_mbps", "file_share_read_mbps",
 	"http_req_per_s", "http_p50", "http_p99", "tcp_host_to_guest", "tcp_guest_to_host",
 }
