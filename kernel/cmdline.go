@@ -52,6 +52,8 @@ type cmdState struct {
 	faultBKL bool // faultbkl=1: page faults take the BKL too (fault_unlocked.go)
 	mmBKL    bool // mmbkl=1: mmap, munmap, mprotect and madvise take the BKL too (mm_unlocked.go)
 	conBKL   bool // conbkl=1: writes to the console take the BKL too (console_unlocked.go)
+	// pollbkl=1: epoll_wait and eventfd reads and writes take the BKL too (poll_unlocked.go)
+	pollBKL bool
 	// lazytlb=0: TLB shootdowns interrupt idle cores too, as before lazy TLB (smp.go)
 	noLazyTLB bool
 	// netpoll=0: the network poller never looks at the devices (net_poller.go Waiters): frames
@@ -229,6 +231,8 @@ func parseCmdline(line []byte) {
 			cmd.mmBKL = r.n > 6 && b[6] == '1'
 		case hasPrefix(b, "conbkl="):
 			cmd.conBKL = r.n > 7 && b[7] == '1'
+		case hasPrefix(b, "pollbkl="):
+			cmd.pollBKL = r.n > 8 && b[8] == '1'
 		case hasPrefix(b, "netpoll="):
 			cmd.noNetPoll = r.n > 8 && b[8] == '0'
 		case hasPrefix(b, "lazytlb="):

@@ -85,25 +85,15 @@ func consoleUnlocked(f *arch.Frame, n, cpu int, t0 uint64) *arch.Frame {
 // fdPeekConsole finds, without the BKL, the console channel that fd of process p writes to.
 // console: fd names a console file (else the write is not this path's business); ok: one open
 // for writing, blocking, on the program's output, and the fd tables and open files held still
-// while it looked (fdSeq). The thread asking is p's and running, so p lives on.
+// while it looked (fdPeek). The thread asking is p's and running, so p lives on.
 func fdPeekConsole(p *process, fd int32) (ch int, ok, console bool) {
-	if fd < 0 || int(fd) >= maxFDs {
-		return 0, false, false
-	}
-	s := fdSeq.Load()
-	fi := int(p.fds[fd].file) - 1
-	if fi < 0 || fi >= maxFiles {
-		return 0, false, false
-	}
-	fl := &files[fi]
-	kind, flags, priv := fl.kind, fl.flags, fl.priv
-	arch.Fence() // the reads above before the second look (arm64 may otherwise reorder them)
-	if kind != kindConsole {
+	v, still := fdPeek(p, fd)
+	if v.kind != kindConsole {
 		return 0, false, false
 	}
 	// O_NONBLOCK takes what fits (vconWrite): the BKL's, as are the UARTs and fd 0.
-	ok = s&1 == 0 && fdSeq.Load() == s && flags&oAccmode != oRdonly && flags&oNonblock == 0 && priv != consoleStdin
-	return int(priv), ok, true
+	ok = still && v.flags&oAccmode != oRdonly && v.flags&oNonblock == 0 && v.priv != consoleStdin
+	return int(v.priv), ok, true
 }
 
 // vconWriteUnlocked is vconWrite without the BKL for a blocking file: it writes the n bytes at

@@ -107,10 +107,12 @@
 //
 // The words of sched/doc.go: "protected by the BKL" (most kernel data: the thread and process
 // tables, the fd tables and open files — whose slots and identities readers without it may
-// also read, under fdSeq (fd.go) —, epoll, signal state but the pending sets — a thread's
+// also read, under fdSeq (fd.go) —, signal state but the pending sets — a thread's
 // own mask, alternate stack and frame are also its core's while it runs there — the IRQ
 // table's counts); "under
-// futexQ's lock" (the futex waiters and sleepers and their wait fields: futex.go); "owned by the core"
+// futexQ's lock" (the futex waiters, sleepers and epoll waits without a temporary mask, and
+// their wait fields: futex.go); "under epollLock" (epoll's instances and items, the files'
+// watcher links, the eventfds' counters: epoll.go); "owned by the core"
 // (cpuState's fields, written only by that core); "held by a core" (a thread's x87 state and
 // frame while it runs or its core switches away: oncpu.go); "atomic" (bkl, smpGo,
 // cpuState.flushReq, cpuState.tlbState, cpuState.polling, unlockedView, onCPU, CPU times, ktime,
@@ -125,11 +127,16 @@
 // machine with a report.
 //
 //	rank 1  BKL (smp.go)          taken at the top of trap, released on the way out
-//	rank 2  futexQ.lock (futex.go) the futex and sleep queue; with or without the BKL
-//	rank 3  vconLock (vconsole.go)  the virtio console; with or without the BKL, never with
+//	rank 2  epollLock (epoll.go)   epoll's instances and items, the files' watcher links, the
+//	                               eventfds' counters; with or without the BKL; never while a
+//	                               file is released (putFile takes it) or fileNotify runs
+//	rank 3  futexQ.lock (futex.go) the futex, sleep and epoll_wait queue; with or without the BKL
+//	rank 4  vconLock (vconsole.go)  the virtio console; with or without the BKL, never with
 //	                               futexQ's; kernel text takes it for a bounded time from
 //	                               anywhere (spinLock.lockWithin), a wait that cannot deadlock
-//	  → sched's locks              sched/doc.go, "Lock order"
+//	  → sched's locks              sched/doc.go, "Lock order" (its poll try-lock, held across
+//	                               Poller.Poll, is above epollLock and futexQ's: the network
+//	                               poller's wake-ups take them; a try-lock never waits)
 //	    → the mm lock              kernel/mm/doc.go; a leaf; under futexQ.lock only when a load
 //	                               there faults a dropped page in (mm_unlocked.go); with or
 //	                               without the BKL (fault_unlocked.go, mm_unlocked.go); its holder
@@ -146,9 +153,10 @@
 // (sleep_unlocked.go: the same), getpid and gettid, a page fault's first touch of a page
 // (fault_unlocked.go: mm's lock alone), madvise and the mm calls that take no checked page away
 // (mm_unlocked.go: mm's lock alone), and the runtime's signals — tgkill, delivery,
-// rt_sigreturn (signal_unlocked.go: futexQ's lock and the scheduler's), and a write to the
+// rt_sigreturn (signal_unlocked.go: futexQ's lock and the scheduler's), a write to the
 // virtio console (console_unlocked.go: vconLock, the fd tables read under their sequence count,
-// fdSeq in fd.go). Every wait for a lock or for a thread another core holds
+// fdSeq in fd.go), and the netpoller's epoll_wait and eventfd reads and writes
+// (poll_unlocked.go: epollLock, futexQ's lock inside it, fdSeq). Every wait for a lock or for a thread another core holds
 // acknowledges shootdowns, whose sender may hold what it waits for. The rest of the split
 // (threads, fds, munmap and mprotect of checked pages, the blocking calls) is the next step;
 // smp.go says what it needs.
@@ -156,13 +164,15 @@
 // # Invariants
 //
 //   - A thread is blocked (wait != waitNone) exactly when its G is Gwaiting and it is on a
-//     waiter list (futexQ's for waitFutex and waitSleep, waiters for the rest); only unblock
-//     takes it off.
+//     waiter list (futexQ's for waitFutex, waitSleep and waitEpoll, waiters for the rest);
+//     only unblock takes it off.
 //   - No core resumes a thread another core holds (onCPU): a core lets go of its thread before
 //     it asks the scheduler for the next one.
 //   - A blocked thread's system-call result is written by its waker, never by the call itself.
-//   - An open file's refs counts the fds that refer to it plus the waits that hold it; it is
-//     released (kind's release, epoll items removed) when refs reaches 0.
+//   - An open file's refs counts the fds that refer to it plus the waits that hold it (a read
+//     or write's, waitFile; epoll's waits hold none); it is released (kind's release, epoll
+//     items removed) when refs reaches 0. Its waiting counts the threads parked on it on
+//     waiters (waitFile, waitEpollMasked).
 //   - An epoll item is on its instance's ready list at most once (onReady).
 //   - A thread's sigTimer and sigKernel bits are pending signals (subsets of sigpending); a
 //     POSIX timer is queued at thread gp exactly when gp's sigTimer holds its signal.
@@ -183,7 +193,8 @@
 // syscall.go the table; sys_*.go the calls by family (sys_wait.go: wait4 and waitid);
 // proc.go processes (vfork, exit, the table), exec.go execve (kernel/elf decodes the headers),
 // fd.go the fd table and fileOps; fd_console.go (and console_input.go: stdin and forwarded
-// signals; vconsole.go the virtio console: stdout and stderr as one framed stream), fd_eventfd.go, fd_pipe.go, fd_dev.go (/dev/null and co.), epoll.go, fd_socket.go,
+// signals; vconsole.go the virtio console: stdout and stderr as one framed stream), fd_eventfd.go, fd_pipe.go, fd_dev.go (/dev/null and co.), epoll.go (and poll_unlocked.go:
+// epoll_wait and the eventfd without the BKL), fd_socket.go,
 // fd_file.go (the tree's files and getdents64) the kinds; sys_path.go the calls that name files
 // by path; fs_boot.go the tree at boot (initramfs, /dev, /etc, /proc; kernel/vfs); fs9p.go,
 // fs9p_ops.go, fd_9p.go the shares (host directories over virtio-9p, the kernel the 9P client);

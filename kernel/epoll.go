@@ -4,6 +4,10 @@
 package kernel
 
 import (
+	"sync/atomic"
+	"unsafe"
+
+	"gmpos/kernel/arch"
 	"gmpos/kernel/mm"
 	"gmpos/sched"
 )
@@ -16,15 +20,30 @@ import (
 // a stale entry reports nothing), reports the events, and puts level-triggered items back at the
 // tail: they stay ready until their file says otherwise. Nothing scans all watched files.
 //
-// A thread waiting in epoll_wait blocks (waitEpoll) holding a reference to the epoll file; the
-// first item that becomes ready completes its call: the waker collects the events into the
-// waiter's buffer and wakes it with their count (one waiter per readiness change, as Linux wakes
-// one exclusive waiter).
+// A thread waiting in epoll_wait blocks until an item becomes ready, its timeout passes or a
+// signal arrives. Without a temporary signal mask — the Go runtime's netpoller never passes one —
+// it waits on futexQ's list (waitEpoll), whose waits paths without the BKL may begin and end
+// (poll_unlocked.go), and the first item that becomes ready wakes it to run its call again with
+// the deadline it had (Thread.epollUntil): the call collects its own events, on its own core, in
+// its own address space — ep_poll's loop around schedule(), run through user mode as wait.go's
+// restarts are. With a temporary mask (epoll_pwait's sigmask) it waits on the BKL's waiters
+// (waitEpollMasked), and the waker collects the events into its buffer and ends the call with
+// their count, under the BKL, which restores the mask as the call ends (wait.go unblock). Either
+// way one waiter is woken per readiness change, as Linux wakes one exclusive waiter. Neither
+// wait holds a reference to the epoll file: closing its last fd ends them with no events, as a
+// timeout would (epollFile.release), where Linux's waiter holds the file and sleeps on. A
+// woken waiter's second run looks its fd up again, so one closed (or dup2'ed over) between the
+// wake-up and that run answers as for a new call (EBADF), where Linux's call would have held
+// the file and returned its events.
 //
 // The Go runtime's netpoller uses one instance, its eventfd (level-triggered) and, with sockets,
-// edge-triggered items (docs/runtime-contract.md §3.7). Instances and items come from fixed pools;
-// everything is protected by the BKL.
-
+// edge-triggered items (docs/runtime-contract.md §3.7). Instances and items come from fixed pools.
+//
+// epollLock protects the instances, the items, the open files' watchers links and the eventfds'
+// counters: paths with the BKL and without it take it (rank 2: inside the BKL, outside futexQ's
+// lock, which a waker takes to end a wait). The kinds' poll functions that itemPoll calls read
+// their own files' state, which is the BKL's but for an eventfd's and an epoll instance's: a
+// path without the BKL collects only from instances whose ready items are eventfds.
 const (
 	maxEpolls  = 64
 	maxEpitems = 1024
@@ -63,6 +82,9 @@ type epollInstance struct {
 	file    int32 // the instance's open file
 	ready   itemList
 	visited uint32 // the last loop check that saw it (epollReaches)
+	// nicItems counts its items watching the NIC's file: its waits are the network poller's,
+	// which runs under the BKL (poll_unlocked.go, net_poller.go).
+	nicItems int32
 }
 
 // epitem is one watched (file, fd) of an instance (Linux's struct epitem). Indices are +1 so
@@ -81,10 +103,11 @@ type epitem struct {
 
 type itemList struct{ head, tail int32 }
 
-// The instance and item pools. Protected by the BKL.
+// The instance and item pools, and their lock.
 var (
-	epolls  [maxEpolls]epollInstance
-	epitems [maxEpitems]epitem
+	epolls    [maxEpolls]epollInstance // epollLock
+	epitems   [maxEpitems]epitem       // epollLock
+	epollLock = spinLock{rank: rankEpoll, name: "epoll"}
 )
 
 // epollFile is the kind of epoll fds.
@@ -94,6 +117,7 @@ func (epollFile) read(f *file, buf, n uintptr) int64  { return -EINVAL }
 func (epollFile) write(f *file, buf, n uintptr) int64 { return -EINVAL }
 
 // poll: an epoll fd is readable when one of its ready items really is (ep_eventpoll_poll).
+// epollLock held (itemPoll: an instance watching this one).
 func (epollFile) poll(f *file) uint32 {
 	ep := &epolls[f.priv]
 	for i := ep.ready.head; i != 0; i = epitems[i-1].next {
@@ -106,8 +130,12 @@ func (epollFile) poll(f *file) uint32 {
 
 func (epollFile) stat(f *file) fileStat { return fileStat{mode: 0o600, nlink: 1, blksize: 4096} }
 
-// release frees the instance and every item of its interest list.
+// release frees the instance and every item of its interest list, and ends the waits on it
+// with no events (they hold no reference: see above). BKL.
 func (epollFile) release(f *file) {
+	cpu := currentCPU()
+	fi := f.index()
+	epollLock.lock(cpu)
 	ep := int32(f.priv) + 1
 	for i := range epitems {
 		if epitems[i].ep == ep {
@@ -115,6 +143,25 @@ func (epollFile) release(f *file) {
 		}
 	}
 	epolls[f.priv] = epollInstance{}
+	for i := 0; i < waiters.n; {
+		gp := waiters.g[i]
+		if threads[gp].wait == waitEpollMasked && threads[gp].waitObj == uintptr(fi) {
+			wakeThread(gp, 0, cpu) // swaps the last waiter into slot i
+			continue
+		}
+		i++
+	}
+	futexQ.lock.lock(cpu)
+	for i := 0; i < futexQ.list.n; {
+		gp := futexQ.list.g[i]
+		if threads[gp].wait == waitEpoll && threads[gp].waitObj == uintptr(fi) {
+			wakeThread(gp, 0, cpu)
+			continue
+		}
+		i++
+	}
+	futexQ.lock.unlock(cpu)
+	epollLock.unlock(cpu)
 }
 
 // sysEpollCreate1 creates an instance (epoll_create1(2)). With the pool exhausted the answer is
@@ -124,14 +171,27 @@ func sysEpollCreate1(flags int32) int64 {
 		return -EINVAL
 	}
 	for i := range epolls {
-		if !epolls[i].used {
-			fd := openFile(kindEpoll, oRdwr|uint32(flags), uint64(i))
-			if fd >= 0 {
-				_, fi := fdFile(int32(fd))
-				epolls[i] = epollInstance{used: true, file: int32(fi)}
-			}
-			return fd
+		if epolls[i].used {
+			continue
 		}
+		fi := newFile(kindEpoll, oRdwr, uint64(i))
+		if fi < 0 {
+			return -ENFILE
+		}
+		// The instance before the fd exists: another thread's epoll_wait without the BKL may
+		// find the file the moment it is installed (poll_unlocked.go).
+		cpu := currentCPU()
+		epollLock.lock(cpu)
+		epolls[i] = epollInstance{used: true, file: int32(fi)}
+		epollLock.unlock(cpu)
+		fd := installFD(fi, 0, flags&epollCloexec != 0)
+		if fd < 0 {
+			epollLock.lock(cpu)
+			epolls[i] = epollInstance{}
+			epollLock.unlock(cpu)
+			files[fi] = file{}
+		}
+		return fd
 	}
 	return -ENOMEM
 }
@@ -176,17 +236,26 @@ func sysEpollCtl(epfd int32, op int32, fd int32, ev uintptr) int64 {
 			return -EINVAL
 		}
 	}
-	ep := int32(epf.priv)
+	cpu := currentCPU()
+	epollLock.lock(cpu)
+	r := epollCtlLocked(int32(epf.priv), op, tf, int32(tfi), fd, events, data, cpu)
+	epollLock.unlock(cpu)
+	return r
+}
+
+// epollCtlLocked is epoll_ctl's op on instance ep once the arguments are checked: tf, open file
+// tfi, is the target, fd its number. epollLock held.
+func epollCtlLocked(ep int32, op int32, tf *file, tfi, fd int32, events uint32, data uint64, cpu int) int64 {
 	if op == epollCtlAdd && tf.kind == kindEpoll && epollReaches(int32(tf.priv), ep, 1) {
 		return -ELOOP
 	}
-	it := findItem(ep, int32(tfi), fd)
+	it := findItem(ep, tfi, fd)
 	switch op {
 	case epollCtlAdd:
 		if it != 0 {
 			return -EEXIST
 		}
-		return addItem(ep, int32(tfi), fd, events|epollErr|epollHup, data)
+		return addItem(ep, tfi, fd, events|epollErr|epollHup, data, cpu)
 	case epollCtlDel:
 		if it == 0 {
 			return -ENOENT
@@ -201,7 +270,7 @@ func sysEpollCtl(epfd int32, op int32, fd int32, ev uintptr) int64 {
 		if e.events&epollExclusive == 0 {
 			e.events, e.data = events|epollErr|epollHup, data
 			if itemPoll(e) != 0 {
-				readyItem(it, currentCPU())
+				readyItem(it, cpu)
 			}
 		}
 		return 0
@@ -232,7 +301,7 @@ func epollReaches(from, to int32, depth int) bool {
 	return false
 }
 
-// epollVisitGen numbers the loop checks (epollReaches). BKL.
+// epollVisitGen numbers the loop checks (epollReaches). epollLock.
 var epollVisitGen uint32
 
 // findItem returns the item of instance ep watching (file fi, fd), or 0.
@@ -246,8 +315,8 @@ func findItem(ep, fi, fd int32) int32 {
 }
 
 // addItem creates an item and queues it at once if its file is ready (ep_insert). ENOSPC when the
-// pool is full, as when max_user_watches is reached.
-func addItem(ep, fi, fd int32, events uint32, data uint64) int64 {
+// pool is full, as when max_user_watches is reached. epollLock held, as for every function below.
+func addItem(ep, fi, fd int32, events uint32, data uint64, cpu int) int64 {
 	for i := range epitems {
 		e := &epitems[i]
 		if e.ep != 0 {
@@ -255,8 +324,11 @@ func addItem(ep, fi, fd int32, events uint32, data uint64) int64 {
 		}
 		*e = epitem{ep: ep + 1, fd: fd, file: fi, events: events, data: data, nextWatch: files[fi].watchers}
 		files[fi].watchers = int32(i) + 1
+		if files[fi].kind == kindNIC {
+			epolls[ep].nicItems++
+		}
 		if itemPoll(e) != 0 {
-			readyItem(int32(i)+1, currentCPU())
+			readyItem(int32(i)+1, cpu)
 		}
 		return 0
 	}
@@ -273,6 +345,9 @@ func removeItem(it int32) {
 	}
 	if *w == it {
 		*w = e.nextWatch
+	}
+	if files[e.file].kind == kindNIC {
+		epolls[e.ep-1].nicItems--
 	}
 	*e = epitem{}
 }
@@ -295,7 +370,7 @@ func itemPoll(e *epitem) uint32 {
 func epollWake(fi int, events uint32, cpu int) {
 	for i := files[fi].watchers; i != 0; {
 		e := &epitems[i-1]
-		next := e.nextWatch // a woken waiter may drop the last reference to an instance, and its items
+		next := e.nextWatch
 		if e.ep != 0 && events&e.events != 0 && e.events&^epollPrivate != 0 {
 			readyItem(i, cpu)
 		}
@@ -303,26 +378,49 @@ func epollWake(fi int, events uint32, cpu int) {
 	}
 }
 
-// readyItem puts item it on its instance's ready list, then completes a thread waiting on the
-// instance if there are events for it, and tells instances watching this one.
+// readyItem puts item it on its instance's ready list, then wakes one thread waiting on the
+// instance, and tells instances watching this one.
 func readyItem(it int32, cpu int) {
 	inst := epitems[it-1].ep - 1
 	epFile := int(epolls[inst].file)
 	readyItemQuiet(it)
-	for i := 0; i < waiters.n; i++ {
-		gp := waiters.g[i]
-		t := &threads[gp]
-		if t.wait == waitEpoll && t.waitObj == uintptr(epFile) {
-			old := enterProc(gp) // the events go to the sleeper's memory (proc.go)
-			n := epollCollect(inst, uintptr(t.waitArg), int(t.waitArg2))
-			leaveProc(old)
-			if n != 0 {
-				wakeThread(gp, n, cpu) // may release the instance: nothing of it is used after
+	if itemPoll(&epitems[it-1]) != 0 {
+		wakeEpollWaiter(inst, epFile, cpu)
+	}
+	epollWake(epFile, epollIn, cpu)
+}
+
+// wakeEpollWaiter ends one wait on instance inst (open file epFile): a wait with a temporary
+// mask (waiters; under the BKL — a path without it has made sure there is none) gets the events
+// collected into its buffer and its call ended with their count; else a wait on futexQ's list
+// runs its call again, with the deadline it had.
+func wakeEpollWaiter(inst int32, epFile int, cpu int) {
+	if atomic.LoadInt32(&files[epFile].waiting) != 0 {
+		for i := 0; i < waiters.n; i++ {
+			gp := waiters.g[i]
+			t := &threads[gp]
+			if t.wait == waitEpollMasked && t.waitObj == uintptr(epFile) {
+				old := enterProc(gp) // the events go to the sleeper's memory (proc.go)
+				n := epollCollect(inst, uintptr(t.waitArg), int(t.waitArg2), false)
+				leaveProc(old)
+				if n != 0 {
+					wakeThread(gp, n, cpu)
+				}
+				return // one waiter per event (exclusive wake-up)
 			}
-			break // one waiter per event (exclusive wake-up)
 		}
 	}
-	fileNotify(epFile, epollIn, cpu)
+	futexQ.lock.lock(cpu)
+	for i := 0; i < futexQ.list.n; i++ {
+		gp := futexQ.list.g[i]
+		t := &threads[gp]
+		if t.wait == waitEpoll && t.waitObj == uintptr(epFile) {
+			t.epollAgain, t.epollUntil = true, t.deadline
+			wakeToRestart(gp, cpu)
+			break
+		}
+	}
+	futexQ.lock.unlock(cpu)
 }
 
 // unready takes item it off its instance's ready list.
@@ -346,12 +444,14 @@ func unready(it int32) {
 }
 
 // epollCollect writes up to max ready events of instance ep to the user buffer and returns how
-// many, or -EFAULT if the buffer cannot take the first (ep_send_events). One pass over the ready
+// many, or -EFAULT if the buffer cannot take the first (ep_send_events). unlocked: the caller
+// has no BKL, so each event is copied with arch.CopyUser after the loaded page table says the
+// program may write there (poll_unlocked.go); else it is stored after userRange's check. One pass over the ready
 // list: items with no events now are dropped, one-shot items are disarmed, edge-triggered ones
 // leave the list, level-triggered ones go back to its tail; the items not reached (max, or a
 // fault) go back to its head, ahead of them, as Linux splices them (ep_done_scan), so that no
 // ready item waits behind ones that are always ready.
-func epollCollect(ep int32, buf uintptr, max int) int64 {
+func epollCollect(ep int32, buf uintptr, max int, unlocked bool) int64 {
 	n := 0
 	fault := false
 	pending := epolls[ep].ready
@@ -363,11 +463,10 @@ func epollCollect(ep int32, buf uintptr, max int) int64 {
 		ev := itemPoll(e)
 		if ev != 0 {
 			p := buf + uintptr(n)*epollEventSize
-			if !userRange(p, epollEventSize, true) {
+			if !putEvent(p, ev, e.data, unlocked) {
 				fault = true
 				break
 			}
-			putEpollEvent(p, ev, e.data)
 			n++
 		}
 		e.onReady, e.prev, e.next = false, 0, 0
@@ -397,6 +496,22 @@ func epollCollect(ep int32, buf uintptr, max int) int64 {
 	return int64(n)
 }
 
+// putEvent writes one event at p in the user buffer: with the BKL after userRange's check,
+// without it by arch.CopyUser of the whole struct from a kernel copy.
+func putEvent(p uintptr, events uint32, data uint64, unlocked bool) bool {
+	if !unlocked {
+		if !userRange(p, epollEventSize, true) {
+			return false
+		}
+		putEpollEvent(p, events, data)
+		return true
+	}
+	var ev [16]byte // epollEventSize: 12 on amd64 (packed), 16 on arm64
+	k := uintptr(unsafe.Pointer(&ev))
+	putEpollEvent(k, events, data)
+	return loadedWritable(p, epollEventSize) && arch.CopyUser(p, k, epollEventSize)
+}
+
 // readyItemQuiet appends item it to its instance's ready list without waking anyone.
 func readyItemQuiet(it int32) {
 	e := &epitems[it-1]
@@ -419,6 +534,13 @@ func readyItemQuiet(it int32) {
 // the fd (EBADF), that it is an epoll fd (EINVAL). A given sigmask replaces the thread's mask for
 // the wait (restored afterwards, or by rt_sigreturn if a signal interrupts it).
 func sysEpollPwait(t *Thread, gp sched.GID, cpu int, epfd int32, buf uintptr, max int32, timeoutNS int64, sigmask, sigsetsize uintptr) int64 {
+	again := takeEpollAgain(t)
+	return epollPwait(t, gp, cpu, epfd, buf, max, timeoutNS, sigmask, sigsetsize, again)
+}
+
+// epollPwait is sysEpollPwait once the thread's kept deadline is taken: again, if its waker
+// asked for this run (epollAgain), is the deadline it had (0: none), else -1.
+func epollPwait(t *Thread, gp sched.GID, cpu int, epfd int32, buf uintptr, max int32, timeoutNS int64, sigmask, sigsetsize uintptr, again int64) int64 {
 	var mask uint64
 	if sigmask != 0 {
 		if sigsetsize != sigsetSize {
@@ -442,26 +564,76 @@ func sysEpollPwait(t *Thread, gp sched.GID, cpu int, epfd int32, buf uintptr, ma
 	if f.kind != kindEpoll {
 		return -EINVAL
 	}
-	if n := epollCollect(int32(f.priv), buf, int(max)); n != 0 || timeoutNS == 0 {
+	deadline, expired := epollDeadline(again, timeoutNS)
+	epollLock.lock(cpu)
+	defer epollLock.unlock(cpu)
+	if n := epollCollect(int32(f.priv), buf, int(max), false); n != 0 || timeoutNS == 0 || expired {
 		return n
 	}
-	if sigmask != 0 && setTemporarySigmask(t, mask) {
-		return -EINTR // the new mask lets a pending signal through
+	if sigmask != 0 {
+		if setTemporarySigmask(t, mask) {
+			return -EINTR // the new mask lets a pending signal through
+		}
+		atomic.AddInt32(&files[fi].waiting, 1) // paths without the BKL look (poll_unlocked.go)
+		t.waitObj = uintptr(fi)
+		t.waitArg = uint64(buf)
+		t.waitArg2 = uint64(max)
+		block(t, gp, cpu, waitEpollMasked, deadline)
+		return 0
 	}
-	var deadline int64
-	if timeoutNS > 0 {
-		deadline = nanotime() + timeoutNS
+	if !epollBlock(t, gp, cpu, fi, deadline) {
+		return -EINTR // cannot happen under the BKL, which marking the thread needs
 	}
-	files[fi].refs++ // the wait holds the epoll file, as Linux's fdget does (dropped by unblock)
-	t.waitObj = uintptr(fi)
-	t.waitArg = uint64(buf)
-	t.waitArg2 = uint64(max)
-	block(t, gp, cpu, waitEpoll, deadline)
 	return 0
+}
+
+// takeEpollAgain takes the deadline a woken epoll_wait kept for its next run (wakeEpollWaiter):
+// the deadline (0: none) if the thread's call is that run, else -1. Every epoll_wait takes it
+// first thing, whatever it then answers: the run the waker asked for is the thread's next
+// system call (a handler in between ends the call instead: setupSigframe), so a flag still set
+// after it would only mislead a later call.
+func takeEpollAgain(t *Thread) int64 {
+	if !t.epollAgain {
+		return -1
+	}
+	t.epollAgain = false
+	return t.epollUntil
+}
+
+// epollDeadline is the deadline of an epoll_wait with the given timeout (ns; negative: none):
+// again, the one the call had if this is the run its waker asked for (takeEpollAgain, -1 if
+// not), else now plus the timeout. expired: the call's deadline has passed already.
+func epollDeadline(again, timeoutNS int64) (deadline int64, expired bool) {
+	if again >= 0 {
+		return again, again != 0 && again <= nanotime()
+	}
+	if timeoutNS > 0 {
+		return nanotime() + timeoutNS, false
+	}
+	return 0, false
+}
+
+// epollBlock parks t on futexQ's list until a ready item of the instance of open file fi wakes
+// it to run its call again (wakeEpollWaiter), the deadline passes (0 events) or a signal
+// arrives. epollLock held, so that no readiness change falls between the caller's look at the
+// ready list and the wait; the thread's frame is saved (the waker restarts it). false, with
+// nothing done, if an exit or execve has marked the thread: they end waits under futexQ's lock
+// (endWaitOrKick), so a thread that parked after their look would sleep on.
+func epollBlock(t *Thread, gp sched.GID, cpu int, fi int, deadline int64) bool {
+	futexQ.lock.lock(cpu)
+	if t.killed || procOf(t).state != procLive {
+		futexQ.lock.unlock(cpu)
+		return false
+	}
+	t.waitObj = uintptr(fi)
+	block(t, gp, cpu, waitEpoll, deadline)
+	futexQ.lock.unlock(cpu)
+	return true
 }
 
 // sysEpollPwait2 is epoll_pwait with a struct timespec timeout (NULL: forever).
 func sysEpollPwait2(t *Thread, gp sched.GID, cpu int, epfd int32, buf uintptr, max int32, timeout, sigmask, sigsetsize uintptr) int64 {
+	again := takeEpollAgain(t)
 	ns := int64(-1)
 	if timeout != 0 {
 		var err int64
@@ -469,7 +641,7 @@ func sysEpollPwait2(t *Thread, gp sched.GID, cpu int, epfd int32, buf uintptr, m
 			return err
 		}
 	}
-	return sysEpollPwait(t, gp, cpu, epfd, buf, max, ns, sigmask, sigsetsize)
+	return epollPwait(t, gp, cpu, epfd, buf, max, ns, sigmask, sigsetsize, again)
 }
 
 // epollTimeout converts epoll_wait's milliseconds (negative: forever) to sysEpollPwait's ns.

@@ -102,9 +102,12 @@ func sysExecve(t *Thread, gp sched.GID, cpu int, path, argv, envp uintptr) (int6
 	}
 	// A thread amid a write to the console without the BKL copies from the old image until it
 	// leaves vconLock; one about to enter it sees killed inside (console_unlocked.go). Taking
-	// the lock once orders both before the teardown.
+	// the lock once orders both before the teardown. The same for epoll_wait and eventfd
+	// without the BKL and epollLock (poll_unlocked.go).
 	vconLock.lock(cpu)
 	vconLock.unlock(cpu)
+	epollLock.lock(cpu)
+	epollLock.unlock(cpu)
 	if int(p.space) == k {
 		spaces[k].Teardown()
 	}

@@ -116,13 +116,19 @@ type file struct {
 	kind  fileKind
 	refs  int32  // fds referring to it
 	flags uint32 // status flags: O_ACCMODE bits, O_NONBLOCK, O_APPEND (F_GETFL/F_SETFL)
-	// priv is the kind's own data: the console channel, an eventfd's counter, the epoll
-	// instance's index.
+	// priv is the kind's own data: the console channel, an eventfd's counter (under
+	// epollLock: poll_unlocked.go changes it without the BKL), the epoll instance's index.
 	priv uint64
 	aux  uint32 // more of the kind's own data: eventfd's EFD_SEMAPHORE
 	pos  int64  // the file position (kindFile: a byte offset, or a directory's getdents cookie)
-	// watchers is the first epoll item watching this file (epoll.go), 0 for none.
+	// watchers is the first epoll item watching this file (epoll.go), 0 for none. epollLock.
 	watchers int32
+	// waiting counts the threads parked on this file's readiness on the BKL's waiters list:
+	// blocked in read or write (waitFile), or, for an epoll file, in epoll_pwait with a
+	// temporary signal mask (waitEpollMasked). A path without the BKL that would have to wake
+	// one leaves its call to the BKL (poll_unlocked.go). Atomic: raised by the waits under the
+	// BKL, lowered by unblock.
+	waiting int32
 	// dir is the directory a tree file (kindFile) was opened in, to name it in /proc/self/fd
 	// (procfd.go); 0 if unknown.
 	dir uint32
@@ -243,7 +249,9 @@ func putFile(fi int) {
 	if f.refs--; f.refs > 0 {
 		return
 	}
+	epollLock.lock(currentCPU())
 	epollForget(fi) // epoll items watching it go away with the file (Linux: eventpoll_release)
+	epollLock.unlock(currentCPU())
 	kinds[f.kind].release(f)
 	fdSeq.Add(1) // a reader without the BKL may have found f through an fd that named it
 	arch.Fence() // arm64: the count's add is no barrier for the stores after it (signal.go)
@@ -261,6 +269,43 @@ func putFile(fi int) {
 // trusts what it read only if both reads were the same even count.
 var fdSeq atomic.Uint32
 
+// fdView is what an fd named when fdPeek looked: its open file's index (-1: none), the file's
+// kind, status flags and priv, and the fdSeq count they were read under.
+type fdView struct {
+	fi    int
+	kind  fileKind
+	flags uint32
+	priv  uint64
+	seq   uint32
+}
+
+// fdPeek reads, without the BKL, what fd of process p names, and reports whether the fd tables
+// and open files held still while it looked (an even fdSeq count, the same before and after).
+// The thread asking is p's and running, so p lives on; the file may go the moment after: a
+// caller that acts on it takes the lock of the file's kind and checks that the count has not
+// moved (fdStill), since every change of a slot (setFD) and every release of a file (putFile)
+// moves it, and putFile takes that lock before the file goes (epollLock: epollForget; the
+// console's files never go).
+func fdPeek(p *process, fd int32) (v fdView, still bool) {
+	v.fi = -1
+	if fd < 0 || int(fd) >= maxFDs {
+		return v, false
+	}
+	v.seq = fdSeq.Load()
+	fi := int(p.fds[fd].file) - 1
+	if fi < 0 || fi >= maxFiles {
+		return v, false
+	}
+	fl := &files[fi]
+	v.fi, v.kind, v.flags, v.priv = fi, fl.kind, fl.flags, fl.priv
+	arch.Fence() // the reads above before the second look (arm64 may otherwise reorder them)
+	return v, v.seq&1 == 0 && fdSeq.Load() == v.seq
+}
+
+// fdStill reports whether no fd slot changed and no open file went since fdPeek's look at count
+// seq. Read under the lock of the file's kind, after taking it.
+func fdStill(seq uint32) bool { return fdSeq.Load() == seq }
+
 // setFD stores slot s as fd of table tab. Every change of a slot goes through here (the cloexec
 // flag alone excepted, which no reader without the BKL looks at, and vfork's copy of its
 // parent's table, whose process has no thread running yet). Under the BKL.
@@ -274,9 +319,22 @@ func setFD(tab *[maxFDs]fdSlot, fd int, s fdSlot) {
 
 // fileNotify tells the file's watchers that its readiness may have changed to events: epoll
 // instances watching it queue it as ready, and threads blocked reading or writing it (waitFile)
-// run their system call again. Called by the kinds, in trap or interrupt context.
+// run their system call again. Called by the kinds, in trap or interrupt context, under the BKL
+// and no other lock: it takes epollLock for the epoll part.
 func fileNotify(fi int, events uint32, cpu int) {
+	epollLock.lock(cpu)
 	epollWake(fi, events, cpu)
+	epollLock.unlock(cpu)
+	fileWakeWaiters(fi, events, cpu)
+}
+
+// fileWakeWaiters is fileNotify's second half, for a caller that has told epoll under epollLock
+// itself (the eventfd): the threads blocked on file fi for one of events run their call again.
+// BKL.
+func fileWakeWaiters(fi int, events uint32, cpu int) {
+	if atomic.LoadInt32(&files[fi].waiting) == 0 {
+		return // nobody parked on it: no need to look through every waiter
+	}
 	for i := 0; i < waiters.n; {
 		gp := waiters.g[i]
 		t := &threads[gp]

@@ -26,10 +26,16 @@ func sysEventfd2(initval uint32, flags int32) int64 {
 	if flags&^(efdSemaphore|efdCloexec|efdNonblock) != 0 {
 		return -EINVAL
 	}
-	fd := openFile(kindEventfd, oRdwr|uint32(flags&^efdSemaphore), uint64(initval))
-	if fd >= 0 {
-		f, _ := fdFile(int32(fd))
-		f.aux = uint32(flags & efdSemaphore)
+	fi := newFile(kindEventfd, oRdwr|uint32(flags&efdNonblock), uint64(initval))
+	if fi < 0 {
+		return -ENFILE
+	}
+	// The semaphore flag before the fd exists: another thread's read without the BKL may
+	// find the file the moment it is installed (poll_unlocked.go).
+	files[fi].aux = uint32(flags & efdSemaphore)
+	fd := installFD(fi, 0, flags&efdCloexec != 0)
+	if fd < 0 {
+		files[fi] = file{}
 	}
 	return fd
 }
@@ -52,8 +58,21 @@ func (eventfdFile) read(f *file, buf, n uintptr) int64 {
 }
 
 // eventfdTake consumes what a read returns: the counter, or 1 with EFD_SEMAPHORE; -EAGAIN while
-// it is 0.
+// it is 0. BKL; the counter is epollLock's (poll_unlocked.go reads and writes it without the BKL).
 func eventfdTake(f *file) (uint64, int64) {
+	cpu := currentCPU()
+	epollLock.lock(cpu)
+	v, e := eventfdTakeLocked(f, cpu)
+	epollLock.unlock(cpu)
+	if e == 0 {
+		fileWakeWaiters(f.index(), epollOut, cpu)
+	}
+	return v, e
+}
+
+// eventfdTakeLocked is eventfdTake's work under epollLock: it tells epoll, and leaves the threads
+// parked on the file to its caller.
+func eventfdTakeLocked(f *file, cpu int) (uint64, int64) {
 	if f.priv == 0 {
 		return 0, -EAGAIN
 	}
@@ -62,7 +81,7 @@ func eventfdTake(f *file) (uint64, int64) {
 		v = 1
 	}
 	f.priv -= v
-	fileNotify(f.index(), epollOut, currentCPU())
+	epollWake(f.index(), epollOut, cpu)
 	return v, 0
 }
 
@@ -101,6 +120,20 @@ func (eventfdFile) write(f *file, buf, n uintptr) int64 {
 		return -EFAULT
 	}
 	v := load64(buf)
+	cpu := currentCPU()
+	epollLock.lock(cpu)
+	r := eventfdAddLocked(f, v, cpu)
+	epollLock.unlock(cpu)
+	if r > 0 && v != 0 {
+		fileWakeWaiters(f.index(), epollIn, cpu)
+	}
+	return r
+}
+
+// eventfdAddLocked adds v to the counter and tells epoll: 8 (the bytes written), EINVAL for
+// 2^64-1, EAGAIN if the sum would pass eventfdMax. epollLock held; the threads parked on the file
+// are the caller's to wake.
+func eventfdAddLocked(f *file, v uint64, cpu int) int64 {
 	if v == ^uint64(0) {
 		return -EINVAL
 	}
@@ -109,11 +142,12 @@ func (eventfdFile) write(f *file, buf, n uintptr) int64 {
 	}
 	f.priv += v
 	if v != 0 {
-		fileNotify(f.index(), epollIn, currentCPU())
+		epollWake(f.index(), epollIn, cpu)
 	}
 	return 8
 }
 
+// poll: epollLock held (itemPoll).
 func (eventfdFile) poll(f *file) uint32 {
 	var ev uint32
 	if f.priv > 0 {

@@ -353,14 +353,29 @@ func setupSigframe(t *Thread, f *arch.Frame, cpu int, act *sigaction, sig int, i
 	if t.restoreSigmask {
 		mask = t.savedSigmask
 	}
+	// An epoll_wait woken to run again (epoll.go) does not run after the handler: it ends with
+	// EINTR, as Linux's does when a signal comes before it returns; the events stay ready for
+	// the next call. The context saved is the ended call's — unless the signal is a fault's,
+	// whose context must name the instruction that faulted.
+	var undo arch.Frame
+	ended := t.epollAgain && sig != t.faultSig
+	if ended {
+		undo = *f
+		r := int64(-EINTR)
+		f.EndRestarted(uint64(r))
+	}
 	saveSigcontext(w, &fr, f, t, mask, info.trapno, info.addr)
 	putReturn(w, &fr, ret)
 	if !copyUserChecked(fr.sp, buf, size, fr.sp, writable) {
+		if ended {
+			*f = undo
+		}
 		return fr, false
 	}
 
 	// The frame is in place: the delivery happens.
 	t.restoreSigmask = false
+	t.epollAgain = false
 	if t.altFlags&ssAutodisarm != 0 {
 		t.altSP, t.altSize, t.altFlags = 0, 0, ssDisable // __save_altstack: sas_ss_reset
 	}

@@ -25,12 +25,13 @@ import (
 //     caller named, or the lookup fails, never on the slot's next thread;
 //   - the pending set: an atomic Or (thread.go), since BKL holders change it too;
 //   - what the signal must do to the target: nothing if its mask blocks the signal (it waits
-//     pending); end its wait if it sleeps on futexQ's list (a futex wait or a sleep: under the
-//     lock held already, as wait.go interruptWait does); kick its core if it runs (kickThread,
+//     pending); end its wait if it sleeps on futexQ's list (a futex wait, a sleep or an
+//     epoll_wait without a temporary mask: under the lock held already, as wait.go
+//     interruptWait does); kick its core if it runs (kickThread,
 //     the IPI sent on the way out). The mask and the wait are read after the bit is stored and a
 //     fence, and the thread reads its pending set after storing them and a fence (signal.go,
 //     Dekker's rule), so either this sees what to do or the thread sees the signal;
-//   - a target asleep in any other wait (epoll, a file, a child...) is the BKL's to wake: the
+//   - a target asleep in any other wait (a file, a child, epoll with a mask...) is the BKL's to wake: the
 //     call then goes to sysTgkill under the BKL, which posts the same bit again (no change) and
 //     ends the wait (postSignal, interruptWait). So does every case that is not the simple one —
 //     another process, a signal the caller sends itself, a bad argument, a thread that does not

@@ -19,7 +19,7 @@ import (
 // the classic first step of every SMP kernel (Linux 2.0, FreeBSD 5's Giant), simple to reason about
 // because all of the kernel's tables keep their single-core invariants. The scheduler (package
 // sched) is lock-free or finely locked on its own, so the BKL is what a finer-grained kernel
-// splits. Seven pieces run without it so far: an idle core's wake-up and a running core's kick
+// splits. Eight pieces run without it so far: an idle core's wake-up and a running core's kick
 // (wake_unlocked.go), the Go runtime's futex calls (futex_unlocked.go), its sleeps, yields,
 // getpid and gettid with the timer interrupts that end the sleeps (sleep_unlocked.go,
 // self_unlocked.go), a page fault's first touch of a page (fault_unlocked.go, under mm's lock
@@ -27,8 +27,10 @@ import (
 // (mm_unlocked.go, under mm's lock too, with their own shootdowns), and its preemption signal — tgkill, the delivery, the handler's way back
 // (signal_unlocked.go: an atomic pending set and Dekker's rule between sender and target,
 // signal.go; the frame built in a core's buffer and copied either way with arch.CopyUser; the
-// dispositions under a sequence count), and writes to the virtio console (console_unlocked.go:
-// the device's own lock, vconLock, and the fd tables read under a sequence count, fdSeq) —
+// dispositions under a sequence count), writes to the virtio console (console_unlocked.go:
+// the device's own lock, vconLock, and the fd tables read under a sequence count, fdSeq), and
+// the netpoller's epoll_wait and eventfd reads and writes (poll_unlocked.go: epoll's own lock,
+// epollLock, and epoll_wait's waits on futexQ's list) —
 // with what they needed: a lock below the BKL for the queue of futex waits and
 // sleeps (futex.go, spinlock.go: ranked, checked on every acquisition), mm's lock made a real
 // spin lock (kernel/mm/lock.go), a read of user memory that may fail (arch.LoadUser32 and its
@@ -41,10 +43,13 @@ import (
 // What the next pieces need: threads (clone, exit) touch the thread and process tables and the
 // scheduler's G table together; the other kinds of file need references that survive a
 // concurrent close, which the console does without (its files stand for channels that never
-// go away), and their own locks; munmap and mprotect of pages a BKL section may be copying (its space current,
+// go away) and the eventfd finds in epollLock (putFile takes it before a file goes), and their
+// own locks, which epoll's readiness checks (their poll functions) would need too; munmap and mprotect of pages a BKL section may be copying (its space current,
 // bklSpaces) need the BKL's user copies made with arch.CopyUser, as the signal frame's are, so
 // that a mapping taken away answers EFAULT instead of faulting the kernel; and the blocking calls
-// on files, epoll, sockets and children still share the `waiters` list. Measured (README,
+// on files, sockets and children, and epoll_pwait with a temporary mask, still share the
+// `waiters` list (a path without the BKL that would have to wake one of them leaves its call
+// to the BKL: file.waiting, fd.go). Measured (README,
 // Benchmarks): the futex piece took a 2-vCPU thread ping-pong from 44,720 BKL-contended entries
 // to 149, and its round trip from 61 to 41 µs; the sleep piece took a 4-vCPU GC-churn run from
 // 1,014 to 196 and from 1,356 to 928 ms; tgkill took that run's BKL waits (profiled) from

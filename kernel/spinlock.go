@@ -17,7 +17,8 @@ import (
 // that sent one waits for every core, and may itself hold the lock this core wants.
 //
 // Rank: a lock may be taken only while every lock the core already holds has a lower rank
-// (doc.go, "Lock order"; sched's locks, taken from inside S, rank above all of these). lock
+// (doc.go, "Lock order"; sched's locks, taken from inside S, rank above all of these but its
+// poll try-lock, which never waits). lock
 // checks it on every acquisition, the BKL counting as rank 1, and stops the machine with a
 // fault report on a violation: an out-of-order acquisition is a deadlock waiting for the
 // right interleaving, which the 4-vCPU suites would otherwise find only by luck.
@@ -32,8 +33,9 @@ type spinLock struct {
 // Ranks of the kernel's locks, outermost first.
 const (
 	rankBKL     = 1 // smp.go
-	rankFutex   = 2 // futex.go futexQ
-	rankConsole = 3 // vconsole.go vconLock
+	rankEpoll   = 2 // epoll.go epollLock
+	rankFutex   = 3 // futex.go futexQ
+	rankConsole = 4 // vconsole.go vconLock
 )
 
 // lockRanks is, per core, the set of ranks the core holds (bit r: rank r). Owned by the core.

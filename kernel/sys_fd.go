@@ -5,6 +5,8 @@
 package kernel
 
 import (
+	"sync/atomic"
+
 	"gmpos/kernel/mm"
 	"gmpos/kernel/vfs"
 	"gmpos/sched"
@@ -73,6 +75,7 @@ func sysWrite(t *Thread, gp sched.GID, cpu int, fd int32, buf, n uintptr) int64 
 // reference to the file; the call then runs again (wait.go, wakeToRestart).
 func waitFileEvent(t *Thread, gp sched.GID, cpu int, fi int, events uint32) {
 	files[fi].refs++
+	atomic.AddInt32(&files[fi].waiting, 1) // paths without the BKL look (fd.go file.waiting)
 	t.waitObj = uintptr(fi)
 	t.waitArg = uint64(events)
 	block(t, gp, cpu, waitFile, 0)

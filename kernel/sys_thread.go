@@ -122,6 +122,8 @@ func exitProcess(code int) {
 			s(" unlocked-signals=").d(int64(atomic.LoadUint64(&stats.unlockedSignals))).s(" unlocked-sigreturns=").d(int64(atomic.LoadUint64(&stats.unlockedSigreturns))).s(" unlocked-deliveries=").d(int64(atomic.LoadUint64(&stats.unlockedDeliveries))).s(" sig-fallbacks=").d(int64(atomic.LoadUint64(&stats.sigFallbacks))).record()
 		k.n = 0
 		k.s("log stats-console unlocked-console=").d(int64(atomic.LoadUint64(&stats.unlockedConsole))).s(" console-fallbacks=").d(int64(atomic.LoadUint64(&stats.consoleFallbacks))).s(" console-contended=").d(int64(vconLock.contended.Load())).record()
+		k.n = 0
+		k.s("log stats-poll unlocked-epoll=").d(int64(atomic.LoadUint64(&stats.unlockedEpoll))).s(" unlocked-eventfd=").d(int64(atomic.LoadUint64(&stats.unlockedEventfd))).s(" poll-fallbacks=").d(int64(atomic.LoadUint64(&stats.pollFallbacks))).s(" poll-contended=").d(int64(epollLock.contended.Load())).record()
 		ms := mm.Space.ReadStats() // the program's address space
 		k.n = 0
 		k.s("log mm frames-used=").d(int64(ms.FramesUsed)).s(" faults=").d(int64(ms.Faults)).s(" faulted-ahead=").d(int64(ms.FaultAhead)).

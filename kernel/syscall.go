@@ -489,6 +489,10 @@ var stats struct {
 	// and handed to the BKL's sysWrite (not a console fd, a buffer to fault in, a full ring).
 	unlockedConsole, consoleFallbacks uint64
 
+	// The netpoller's calls without the BKL (poll_unlocked.go), atomic: epoll_waits and eventfd
+	// reads and writes done without it; calls tried and handed to the BKL.
+	unlockedEpoll, unlockedEventfd, pollFallbacks uint64
+
 	// System calls without the BKL (futex_unlocked.go), atomic: futex calls done without it,
 	// and of them the waits with a timeout; futex calls it began and handed to the BKL (the
 	// word or the timespec could not be read, or the timespec is invalid); threads a core had

@@ -39,6 +39,12 @@ type Thread struct {
 	// queued: the system call under way blocked on futexQ's list (block). Those waits end
 	// without the BKL too, so the waker may have set the call's result already (syscall).
 	queued bool
+	// epollAgain: the epoll_wait under way was woken to run again (epoll.go readyItem), and its
+	// next run keeps the deadline it had, epollUntil (0: none), instead of starting its timeout
+	// anew. Set by the waker under futexQ's lock while the thread is blocked; read and cleared
+	// by the thread itself, by that run or by a signal's delivery before it (setupSigframe).
+	epollAgain bool
+	epollUntil int64
 
 	// Signals (signal.go). sigpending is atomic: senders without the BKL set bits in it
 	// (signal_unlocked.go), so every change is an atomic Or or And, never a plain store.

@@ -72,6 +72,8 @@ func trap(f *arch.Frame) *arch.Frame {
 		r = sigreturnUnlocked(f, n, cpu, t0) // a handler's way back, without it
 	case kind == arch.TrapSyscall && sleepUnlockedOK(f, cpu):
 		r = sleepUnlocked(f, n, cpu, t0) // nanosleep and sched_yield, without it (sleep_unlocked.go)
+	case kind == arch.TrapSyscall && pollUnlockedOK(f, cpu):
+		r = pollUnlocked(f, n, cpu, t0) // the netpoller's epoll_wait and eventfd, under epollLock
 	case kind == arch.TrapSyscall && consoleUnlockedOK(f, cpu):
 		r = consoleUnlocked(f, n, cpu, t0) // a write to the console, under the console's lock only
 	case kind == arch.TrapSyscall && mmUnlockedOK(f, cpu):

@@ -26,8 +26,9 @@ import (
 // A timeout ends the wait with the kind's timeout result; a signal with EINTR.
 //
 // Every blocked thread is on a waiter list, so that wake-ups and timeouts scan the waiting
-// threads only, not the thread table: a futex waiter or a sleeper on futexQ's (futex.go: the
-// waits that may begin and end without the BKL), every other on waiters. A thread's wait fields
+// threads only, not the thread table: a futex waiter, a sleeper or an epoll_wait without a
+// temporary mask on futexQ's (futex.go: the waits that may begin and end without the BKL),
+// every other on waiters. A thread's wait fields
 // (wait, waitObj, waitArg, deadline) are protected by the BKL, and for a wait on futexQ's list
 // by futexQ's lock instead: whoever reads another thread's wait state without knowing its kind
 // (signals, exits: interruptWait, endWaitOrKick) takes both.
@@ -35,17 +36,18 @@ import (
 type waitKind uint8
 
 const (
-	waitNone   waitKind = iota
-	waitFutex           // futex word waitObj, bitset waitArg (futex.go); timeout: ETIMEDOUT
-	waitSleep           // nanosleep, clock_nanosleep: the deadline is the point
-	waitEpoll           // epoll instance waitObj; buffer waitArg, max waitArg2 (epoll.go)
-	waitFile            // open file waitObj until one of the events waitArg (fd.go); restarts
-	waitIRQ             // the interrupt self-test (irq.go)
-	waitNet             // a socket call's round trip to the network stack (net_svc.go)
-	waitP9              // a call on a share: its 9P round trips (fs9p.go); request waitObj
-	waitP9Slot          // a free request slot of a share (fs9p.go); restarts
-	waitChild           // wait4, waitid: a child's end (sys_wait.go); restarts
-	waitVfork           // vfork's parent: the child's execve or exit (proc.go)
+	waitNone        waitKind = iota
+	waitFutex                // futex word waitObj, bitset waitArg (futex.go); timeout: ETIMEDOUT
+	waitSleep                // nanosleep, clock_nanosleep: the deadline is the point
+	waitEpoll                // epoll_wait on the instance of open file waitObj (epoll.go); restarts
+	waitEpollMasked          // the same with a temporary signal mask; buffer waitArg, max waitArg2
+	waitFile                 // open file waitObj until one of the events waitArg (fd.go); restarts
+	waitIRQ                  // the interrupt self-test (irq.go)
+	waitNet                  // a socket call's round trip to the network stack (net_svc.go)
+	waitP9                   // a call on a share: its 9P round trips (fs9p.go); request waitObj
+	waitP9Slot               // a free request slot of a share (fs9p.go); restarts
+	waitChild                // wait4, waitid: a child's end (sys_wait.go); restarts
+	waitVfork                // vfork's parent: the child's execve or exit (proc.go)
 )
 
 // A waitList lists blocked threads, and caches the earliest of their deadlines, which armTimer
@@ -97,8 +99,9 @@ func (l *waitList) earliest() int64 {
 	return next
 }
 
-// waiters lists every blocked thread but the futex waiters and sleepers, which are on futexQ's
-// list (futex.go), under its own lock, since paths without the BKL add and remove them.
+// waiters lists every blocked thread but the futex waiters, the sleepers and the epoll waits
+// without a temporary mask, which are on futexQ's list (futex.go), under its own lock, since
+// paths without the BKL add and remove them.
 // Protected by the BKL.
 var waiters waitList
 
@@ -129,7 +132,7 @@ func waitListOf(kind waitKind) *waitList {
 
 // onFutexQ reports whether waits of the given kind are on futexQ's list, under its lock: the
 // waits that may begin, time out and end without the BKL.
-func onFutexQ(kind waitKind) bool { return kind == waitFutex || kind == waitSleep }
+func onFutexQ(kind waitKind) bool { return kind == waitFutex || kind == waitSleep || kind == waitEpoll }
 
 // pendingInterrupts ends the wait a system call just began if a deliverable signal is already
 // pending — one another core posted while the thread ran, when postSignal had no wait to
@@ -174,8 +177,9 @@ func wakeToRestart(gp sched.GID, cpu int) {
 }
 
 // unblock takes gp off its waiter list and hands it to the scheduler (runnext of this core).
-// Under the BKL, or — a futex waiter or sleeper woken without the BKL (futex_unlocked.go, a
-// timeout: sleep_unlocked.go) — with futexQ's lock only: then nothing of the BKL's is touched
+// Under the BKL, or — a futex waiter, a sleeper or an epoll_wait woken without the BKL
+// (futex_unlocked.go, a timeout: sleep_unlocked.go, an eventfd write: poll_unlocked.go) — with
+// futexQ's lock only: then nothing of the BKL's is touched
 // (the kinds whose waits hold something are never on futexQ's list, and the network poller's
 // collection is the BKL's), and no BKL section is marked as the one that made gp runnable.
 func unblock(gp sched.GID, cpu int) {
@@ -188,8 +192,11 @@ func unblock(gp sched.GID, cpu int) {
 	// Release what the wait holds, however it ends (its waker, a timeout, a signal): a wait
 	// that stayed registered somewhere could later "end" a different wait of the same thread.
 	switch t.wait {
-	case waitEpoll, waitFile:
+	case waitFile:
+		atomic.AddInt32(&files[t.waitObj].waiting, -1)
 		putFile(int(t.waitObj)) // the reference the wait held
+	case waitEpollMasked:
+		atomic.AddInt32(&files[t.waitObj].waiting, -1) // no reference: see epoll.go
 	case waitIRQ:
 		irqTestEnd(gp)
 	case waitNet:

@@ -24,6 +24,7 @@ func kernelData(add func(p, n uintptr)) {
 	add(uintptr(unsafe.Pointer(&curProc)), unsafe.Sizeof(curProc))
 	add(uintptr(unsafe.Pointer(&devFiles)), unsafe.Sizeof(devFiles))
 	add(uintptr(unsafe.Pointer(&epitems)), unsafe.Sizeof(epitems))
+	add(uintptr(unsafe.Pointer(&epollLock)), unsafe.Sizeof(epollLock))
 	add(uintptr(unsafe.Pointer(&epollVisitGen)), unsafe.Sizeof(epollVisitGen))
 	add(uintptr(unsafe.Pointer(&epolls)), unsafe.Sizeof(epolls))
 	add(uintptr(unsafe.Pointer(&execArgs)), unsafe.Sizeof(execArgs))

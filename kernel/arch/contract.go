@@ -13,6 +13,8 @@ var (
 	_ func(*Frame) (uint64, [6]uint64)   = (*Frame).Syscall
 	_ func(*Frame, uint64)               = (*Frame).SetSyscallResult
 	_ func(*Frame) uint64                = (*Frame).SyscallResult
+	_ func(*Frame)                       = (*Frame).RestartSyscall
+	_ func(*Frame, uint64)               = (*Frame).EndRestarted
 	_ func(*Frame) uintptr               = (*Frame).PC
 	_ func(*Frame, uintptr)              = (*Frame).SetPC
 	_ func(*Frame) uintptr               = (*Frame).StackPointer

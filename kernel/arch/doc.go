@@ -22,6 +22,7 @@
 //	f.SetSyscallResult   the result (or -errno) where user code finds it
 //	f.SyscallResult      read it back (rt_sigreturn restores it)
 //	f.RestartSyscall()   make the thread issue the same system call again when resumed
+//	f.EndRestarted(r)    undo that: the call ends with result r after all
 //	f.PC, f.SetPC        interrupted instruction pointer
 //	f.StackPointer, f.SetStackPointer
 //	f.FramePointer()     the interrupted frame pointer (x86 RBP, arm64 R29): where the fault

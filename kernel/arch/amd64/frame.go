@@ -98,3 +98,7 @@ const syscallInsnLen = 2
 // pointer goes back over SYSCALL. The number (RAX) and the arguments are still in the frame,
 // because a blocked call's result has not been stored (kernel/wait.go).
 func (f *Frame) RestartSyscall() { f.IP -= syscallInsnLen }
+
+// EndRestarted undoes RestartSyscall: the call ends with result r instead of running again (the
+// instruction pointer goes forward over SYSCALL, where the call would have returned).
+func (f *Frame) EndRestarted(r uint64) { f.IP += syscallInsnLen; f.AX = r }

@@ -70,3 +70,7 @@ const svcInsnLen = 4
 // the address after the SVC (D1.10.1, preferred return address of an SVC), so step back over it.
 // X0 still holds the first argument, because a blocked call's result has not been stored.
 func (f *Frame) RestartSyscall() { f.ELR -= svcInsnLen }
+
+// EndRestarted undoes RestartSyscall: the call ends with result r instead of running again
+// (ELR_EL1 goes forward over the SVC, where the call would have returned).
+func (f *Frame) EndRestarted(r uint64) { f.ELR += svcInsnLen; f.X[0] = r }
