@@ -7,7 +7,7 @@ import "testing"
 
 // TestGuestPollUnlocked runs testdata/pollrace on two cores (or GMPOS_TEST_SMP's, if more): a
 // token passed 20,000 times between two threads through two eventfds, each side waiting in
-// epoll_wait; a waiter woken every 2 ms by readiness that is gone again before it looks, which
+// epoll_wait; a waiter woken every 50 ms by readiness that is gone again before it looks, which
 // must time out with its own deadline; waits the BKL's paths must end — epoll_pwait with a
 // temporary mask, a reader parked on a blocking eventfd that F_SETFL then makes non-blocking,
 // a wait on an instance whose fd is closed; goroutines sleeping on every P, which the runtime's
@@ -17,10 +17,11 @@ import "testing"
 // were handed to the BKL (2,000 at least).
 //
 // Mutations seen failing: the kept deadline dropped (wakeEpollWaiter not setting epollAgain:
-// keepsdeadline, no wait timed out in 4 s of pokes); the masked waiters' count not raised
-// (sysEpollPwait: the masked ping-pong hangs until the harness's 2-minute timeout); the
-// waiting count ignored for a blocking eventfd's reader (eventfdQuiet: "the parked reader did
-// not wake").
+// keepsdeadline, no wait timed out in 8 s of pokes, on 2 and 4 vCPUs); the masked waiters'
+// count not raised (sysEpollPwait: the masked ping-pong hangs until the harness's 2-minute
+// timeout); the waiting count ignored for a blocking eventfd's reader (eventfdQuiet: "the
+// parked reader did not wake"). The first form of keepsdeadline, pokes 2 ms apart, failed on 4
+// vCPUs in CI: there the waiter caught one poke in eight, so no 300 ms passed uncaught.
 func TestGuestPollUnlocked(t *testing.T) {
 	g := bootRace(t, "pollrace")
 	g.wantCode(t, 0)
